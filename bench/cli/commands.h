@@ -1,0 +1,15 @@
+// Each subcommand adds itself to the app and returns the action to run once parsing succeeded.
+// The action returns the process exit code.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace ampbench::cli {
+
+using Action = std::function<int()>;
+
+[[nodiscard]] Action add_env_command(CLI::App& app);
+
+}  // namespace ampbench::cli

@@ -1,0 +1,65 @@
+// The ampbench command line: parses, dispatches to one subcommand, and maps every error to the
+// documented exit codes (0 success, 1 regression or failed cells, 2 bad usage or input).
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <map>
+#include <string>
+
+#include "ampbench/harness/build_info.h"
+#include "commands.h"
+#include "exit_codes.h"
+
+namespace {
+
+constexpr const char* kUsage = "usage: ampbench <env|run|list|report|compare|check> [options]; see 'ampbench --help'";
+
+int bad_usage(const std::string& message) {
+  // One line for the error, one for the usage: nothing else on stderr.
+  std::string line = message.substr(0, message.find('\n'));
+  std::cerr << "ampbench: error: " << line << "\n" << kUsage << "\n";
+  return ampbench::cli::kExitBadInput;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace ampbench;
+  CLI::App app{"ampbench: what mixed precision buys a LibTorch training workload, and what it costs"};
+  app.name("ampbench");
+  app.set_version_flag("--version", std::string("ampbench ") + std::string(harness::ampbench_version()) + " (" +
+                                        std::string(harness::ampbench_git_revision()) + ")");
+  app.require_subcommand(1);
+
+  std::map<CLI::App*, cli::Action> actions;
+  const auto add = [&](cli::Action action) { actions.emplace(app.get_subcommands({}).back(), std::move(action)); };
+  add(cli::add_env_command(app));
+
+  // CLI11 would call an unknown command a missing subcommand; name the culprit instead.
+  const auto is_command = [&app](const std::string& name) {
+    for (const auto* command : app.get_subcommands({})) {
+      if (command->get_name() == name) return true;
+    }
+    return false;
+  };
+  if (argc > 1 && argv[1][0] != '-' && !is_command(argv[1])) {
+    return bad_usage(std::string("unknown command '") + argv[1] + "'");
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& help) {
+    return app.exit(help);
+  } catch (const CLI::CallForVersion& version) {
+    return app.exit(version);
+  } catch (const CLI::ParseError& error) {
+    return bad_usage(error.what());
+  }
+  try {
+    return actions.at(app.get_subcommands().front())();
+  } catch (const cli::UsageError& error) {
+    return bad_usage(error.what());
+  } catch (const std::exception& error) {
+    std::cerr << "ampbench: error: " << error.what() << "\n";
+    return cli::kExitRegression;
+  }
+}

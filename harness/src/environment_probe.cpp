@@ -1,0 +1,68 @@
+#include "ampbench/harness/environment_probe.h"
+
+#include <ATen/Parallel.h>
+#include <ATen/Version.h>
+#include <torch/headeronly/version.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "ampbench/harness/build_info.h"
+#include "gpu_environment.h"
+
+namespace ampbench::harness {
+namespace {
+
+std::string cpu_model_name() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+    }
+  }
+  return "unknown";
+}
+
+std::string utc_now_iso8601() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+std::string host_name() {
+  char name[256] = {};
+  return gethostname(name, sizeof name - 1) == 0 ? std::string(name) : std::string("unknown");
+}
+
+}  // namespace
+
+reports::Environment probe_environment() {
+  reports::Environment environment;
+  environment.ampbench_version = std::string(ampbench_version());
+  environment.git_revision = std::string(ampbench_git_revision());
+  environment.timestamp_utc = utc_now_iso8601();
+  environment.hostname = host_name();
+  environment.cpu_model = cpu_model_name();
+  environment.cpu_capability = at::get_cpu_capability();
+  environment.threads = at::get_num_threads();
+  environment.torch_version = TORCH_VERSION;
+  environment.devices.push_back(reports::DeviceInfo{
+      .name = "cpu",
+      .model = environment.cpu_model,
+      .compute_capability = "",
+      .total_memory_bytes = static_cast<std::int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE),
+      .multiprocessors = static_cast<int>(std::thread::hardware_concurrency()),
+  });
+  detail::probe_gpu_environment(environment);
+  return environment;
+}
+
+}  // namespace ampbench::harness

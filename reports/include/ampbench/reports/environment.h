@@ -1,0 +1,42 @@
+// The machine and software a report was measured on. Part of the report contract: compare and
+// check refuse to judge reports from different environments unless told to.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace ampbench::reports {
+
+struct DeviceInfo {
+  std::string name;                 // "cpu" or "cuda:N"
+  std::string model;                // CPU model string or GPU product name
+  std::string compute_capability;   // "9.0" for GPUs, empty for the CPU
+  std::int64_t total_memory_bytes = 0;
+  int multiprocessors = 0;          // SMs on GPUs, logical cores on the CPU
+};
+
+struct Environment {
+  std::string ampbench_version;
+  std::string git_revision;
+  std::string timestamp_utc;        // ISO 8601, when the run started
+  std::string hostname;
+  std::string cpu_model;
+  std::string cpu_capability;       // ATen's dispatch level: "AVX2", "AVX512", ...
+  int threads = 0;                  // intra-op threads LibTorch used
+  std::string torch_version;
+  std::string torch_cuda_version;   // the CUDA LibTorch was built with, empty without CUDA
+  std::string cudnn_version;        // empty when cuDNN is not loadable
+  std::string cupti_version;        // CUPTI API version ampbench was built against
+  std::string cuda_status;          // "available" or why no GPU can be used
+  std::vector<DeviceInfo> devices;  // the CPU first, then every visible GPU
+};
+
+void to_json(nlohmann::json& out, const DeviceInfo& device);
+void from_json(const nlohmann::json& in, DeviceInfo& device);
+void to_json(nlohmann::json& out, const Environment& environment);
+void from_json(const nlohmann::json& in, Environment& environment);
+
+}  // namespace ampbench::reports
