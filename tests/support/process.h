@@ -1,0 +1,18 @@
+// Runs a program to completion and captures what it said, for tests of the CLI's contract
+// (exit codes, one-line errors, files written or not).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ampbench::testing {
+
+struct ProcessResult {
+  int exit_code = -1;  // the program's exit status, or 128 + signal if it was killed
+  std::string out;
+  std::string err;
+};
+
+[[nodiscard]] ProcessResult run_process(const std::vector<std::string>& argv);
+
+}  // namespace ampbench::testing
