@@ -1,0 +1,122 @@
+// Dynamic loss scaling for LibTorch training loops: the semantics of Python's
+// torch.amp.GradScaler over any torch::optim::Optimizer, built on the fused AMP ops so that the
+// scale never leaves the device and a step costs exactly one host synchronisation.
+#pragma once
+
+#include <ATen/core/Dict.h>
+#include <ATen/core/ivalue.h>
+#include <c10/core/Device.h>
+#include <c10/core/DeviceType.h>
+#include <torch/optim/optimizer.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace ampbench::amp {
+
+struct GradScalerOptions {
+  double init_scale = 65536.0;  // 2^16, as in PyTorch
+  double growth_factor = 2.0;   // must be > 1
+  double backoff_factor = 0.5;  // must be < 1
+  std::int64_t growth_interval = 2000;
+  bool enabled = true;
+};
+
+// Telemetry of one update(): the scale the iteration ran with, and whether any optimizer step
+// of that iteration was skipped because a gradient held inf or NaN.
+struct ScalerStepRecord {
+  double scale;
+  bool skipped;
+};
+
+// Host synchronisations (device -> host reads) the scaler performs, and nothing else does:
+//   scale(), unscale_(), update(): none (the scale, growth tracker and found-inf flags stay on
+//                                   the device; update() runs at::_amp_update_scale_).
+//   step(optimizer):               one, to decide whether to call optimizer.step().
+//   get_scale(), get_growth_tracker(): one each (zero before the first scale()).
+//   state_dict(): two; telemetry(): one for the whole history.
+// host_syncs() counts them; tests check the count against the dispatcher's record of
+// aten::_local_scalar_dense (the op behind every Tensor::item()).
+class GradScaler {
+ public:
+  // device_type is where the scale lives. Like PyTorch, a CUDA scaler on a machine without CUDA
+  // warns and disables itself; a device type without AMP kernels throws.
+  explicit GradScaler(c10::DeviceType device_type = c10::DeviceType::CUDA,
+                      GradScalerOptions options = {});
+
+  // Multiplies a loss (or outputs) by the current scale. Disabled: returns the input unchanged.
+  [[nodiscard]] torch::Tensor scale(const torch::Tensor& output);
+  [[nodiscard]] std::vector<torch::Tensor> scale(const std::vector<torch::Tensor>& outputs);
+
+  // Divides the optimizer's gradients by the scale in place and records inf/NaN per device.
+  // At most once per optimizer between update()s; optional (step() calls it when needed).
+  void unscale_(torch::optim::Optimizer& optimizer);
+
+  // Unscales if needed, then runs optimizer.step() unless a gradient held inf or NaN.
+  // Returns false when the step was skipped.
+  bool step(torch::optim::Optimizer& optimizer);
+
+  // Ends the iteration: backs the scale off if any step was skipped, grows it after
+  // growth_interval clean iterations, or sets it to new_scale when given.
+  void update(std::optional<double> new_scale = std::nullopt);
+  // new_scale: a one-element tensor on the scaler's device type, not requiring grad.
+  void update(const torch::Tensor& new_scale);
+
+  [[nodiscard]] double get_scale() const;  // 1.0 when disabled
+  [[nodiscard]] std::int64_t get_growth_tracker() const;
+  [[nodiscard]] bool is_enabled() const { return enabled_; }
+  [[nodiscard]] double get_growth_factor() const { return growth_factor_; }
+  [[nodiscard]] double get_backoff_factor() const { return backoff_factor_; }
+  [[nodiscard]] std::int64_t get_growth_interval() const { return growth_interval_; }
+  [[nodiscard]] c10::DeviceType device_type() const { return device_type_; }
+
+  // Keys as in Python: scale, growth_factor, backoff_factor, growth_interval, _growth_tracker.
+  // Empty when disabled. Take it after update(), as in PyTorch.
+  [[nodiscard]] c10::Dict<std::string, c10::IValue> state_dict() const;
+  // Throws naming the key that is missing or of the wrong type; no-op when disabled.
+  void load_state_dict(const c10::Dict<std::string, c10::IValue>& state);
+
+  // One record per update() since construction or clear_telemetry(); recorded on the device
+  // without syncs, materialised here with one.
+  [[nodiscard]] std::vector<ScalerStepRecord> telemetry() const;
+  void clear_telemetry() { telemetry_records_.clear(); }
+
+  [[nodiscard]] std::int64_t host_syncs() const { return host_syncs_; }
+
+ private:
+  enum class OptimizerStage { kReady, kUnscaled, kStepped };
+  struct OptimizerState {
+    OptimizerStage stage = OptimizerStage::kReady;
+    // One float32 flag per device holding this optimizer's gradients: > 0 when inf/NaN seen.
+    std::vector<std::pair<c10::Device, at::Tensor>> found_inf_per_device;
+  };
+
+  void require_scale(const char* caller) const;
+  void lazy_init(const c10::Device& device);
+  void check_output(const torch::Tensor& output) const;
+  [[nodiscard]] std::vector<std::pair<c10::Device, at::Tensor>> unscale_grads(
+      torch::optim::Optimizer& optimizer, const at::Tensor& inv_scale, bool allow_fp16);
+  [[nodiscard]] bool any_inf_recorded(const OptimizerState& state);
+  [[nodiscard]] at::Tensor combined_found_inf() const;
+  void record_telemetry(const at::Tensor& found_inf);
+  [[nodiscard]] double read_double(const at::Tensor& tensor) const;
+
+  c10::DeviceType device_type_;
+  bool enabled_;
+  double init_scale_;
+  double growth_factor_;
+  double backoff_factor_;
+  std::int64_t growth_interval_;
+  std::int64_t init_growth_tracker_ = 0;
+  at::Tensor scale_;           // float32, 0-dim (as in PyTorch: a [1] scale would promote fp16)
+  at::Tensor growth_tracker_;  // int32, 0-dim
+  std::unordered_map<const torch::optim::Optimizer*, OptimizerState> per_optimizer_;
+  std::vector<at::Tensor> telemetry_records_;  // float32 [2]: scale, combined found_inf
+  mutable std::int64_t host_syncs_ = 0;
+};
+
+}  // namespace ampbench::amp
