@@ -1,0 +1,166 @@
+// The report model: what one `ampbench run` measured, cell by cell. This is the stable contract
+// between the harness (which fills it), the JSON file (schema "ampbench.report/1") and every
+// reader (compare, check, the renderers). Raw per-step samples are kept so that any statistic can
+// be recomputed from the file alone.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ampbench/reports/environment.h"
+
+namespace ampbench::reports {
+
+inline constexpr const char* kReportSchema = "ampbench.report/1";
+
+// A median with its distribution-free 95% confidence interval, plus the spread of the samples.
+struct SampleSummary {
+  std::int64_t count = 0;
+  double median = 0.0;
+  double ci_low = 0.0;   // 95% CI of the median (order statistics; see stats.h)
+  double ci_high = 0.0;
+  double p10 = 0.0;
+  double p90 = 0.0;
+  double mean = 0.0;
+  double stddev = 0.0;
+  // (ci_high - ci_low) / 2 / median: the precision the run achieved.
+  double relative_ci_half_width = 0.0;
+};
+
+// A ratio of two medians (e.g. FP32 step time / AMP step time) with a bootstrap 95% CI.
+struct Ratio {
+  double value = 0.0;
+  double ci_low = 0.0;
+  double ci_high = 0.0;
+};
+
+// The settings that make a mode what it is, recorded so a reader never has to guess.
+struct ModeSettings {
+  std::string compute_dtype;       // "float32", "float16", "bfloat16"
+  bool autocast = false;
+  bool grad_scaler = false;
+  bool tf32_matmul = false;        // torch.backends.cuda.matmul.allow_tf32 equivalent
+  bool tf32_cudnn = false;         // cuDNN convolutions allowed to use TF32
+  std::string float32_matmul_precision;  // "highest", "high" or "medium"
+};
+
+struct Throughput {
+  SampleSummary step_time_s;       // over the timed steps only
+  std::int64_t samples_per_step = 0;
+  std::int64_t tokens_per_step = 0;  // 0 when the workload has no tokens
+  double samples_per_s = 0.0;      // samples_per_step / median step time
+  double tokens_per_s = 0.0;
+  double flops_per_step = 0.0;     // forward + backward, from the workload's shapes
+  double achieved_flops_per_s = 0.0;
+  // Achieved FLOP/s over the measured GEMM peak for the compute dtype; absent when no peak was
+  // measured.
+  std::optional<double> fraction_of_peak;
+  std::string stop_reason;         // "precision reached", "time cap", "step cap"
+};
+
+struct Memory {
+  std::int64_t peak_tensor_bytes = 0;   // CPU: counting allocator; CUDA: caching allocator peak allocated
+  std::int64_t peak_rss_bytes = 0;      // the cell's process
+  std::optional<std::int64_t> cuda_peak_reserved_bytes;
+  std::optional<std::int64_t> cuda_total_bytes;
+  std::optional<std::int64_t> cuda_free_bytes_at_start;
+};
+
+// GradScaler telemetry: the scale used at every step (warm-up included) and the steps skipped.
+struct ScalerTelemetry {
+  std::vector<double> scale;
+  std::vector<std::int64_t> skipped_steps;  // 0-based indices into the cell's steps
+};
+
+struct OpAudit {
+  std::string op;
+  std::string input_dtype;
+  std::string output_dtype;
+  std::int64_t calls = 0;
+  double flops = 0.0;
+};
+
+// What share of the forward FLOPs ran in low precision, and the dtypes per op (from amp's counters).
+struct PrecisionAudit {
+  double low_precision_flop_share = 0.0;
+  std::vector<OpAudit> ops;
+};
+
+struct TensorCoreMetric {
+  std::string name;     // e.g. "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active"
+  double value = 0.0;
+  std::string unit;     // "percent", "instructions", "cycles", "fraction"
+  std::string method;   // "cupti-range-profiler" or "cupti-activity-kernel-names"
+};
+
+struct TensorCoreUtilization {
+  std::string status = "unavailable";  // "measured" or "unavailable"
+  std::string reason;                  // why unavailable, and how to enable it
+  std::vector<TensorCoreMetric> metrics;
+};
+
+// How far an AMP cell's losses drift from the FP32 cell's over the same steps and batches.
+struct Divergence {
+  std::string reference_mode = "fp32";
+  std::int64_t steps_compared = 0;
+  double max_relative_difference = 0.0;
+  double final_relative_difference = 0.0;
+  // Mean relative difference over the final window, and a paired t-test of the per-step loss
+  // differences in that window against zero: "diverged" needs both a significant test and a
+  // relative difference beyond the bound. See stats.h for the definition.
+  std::int64_t window = 0;
+  double window_mean_relative_difference = 0.0;
+  double p_value = 1.0;
+  double bound = 0.0;
+  std::string verdict;                 // "within bound", "diverged", "non-finite loss"
+};
+
+struct CellResult {
+  std::string workload;
+  std::string mode;
+  std::string device;
+  std::string preset;
+  std::string status = "ok";           // "ok" or "failed"
+  std::string error;                   // why it failed
+  ModeSettings settings;
+  std::int64_t warmup_steps = 0;
+  std::vector<double> step_times_s;    // every timed step, in order
+  std::vector<double> host_step_times_s;  // CPU-side time per timed step (CUDA only; shows host overhead)
+  std::vector<double> losses;          // every step, warm-up first; null in JSON when non-finite
+  Throughput throughput;
+  Memory memory;
+  std::optional<ScalerTelemetry> scaler;
+  std::optional<PrecisionAudit> precision;
+  TensorCoreUtilization tensor_cores;
+  std::optional<Divergence> divergence;  // AMP cells, when the FP32 cell succeeded
+  std::optional<Ratio> speedup_vs_fp32;    // FP32 median / this median
+  std::optional<Ratio> memory_ratio_vs_fp32;  // this peak / FP32 peak (no interval: one value each)
+};
+
+// The run's settings, as given (after defaults), so the run can be reproduced.
+struct RunConfig {
+  std::vector<std::string> workloads;
+  std::vector<std::string> modes;
+  std::string device;
+  std::string preset;
+  std::int64_t warmup = 0;
+  std::int64_t min_steps = 0;
+  std::int64_t max_steps = 0;
+  double max_noise = 0.0;              // target relative CI half-width of the median
+  double time_cap_s = 0.0;             // per cell, timed phase
+  std::int64_t seed = 0;
+  int threads = 0;
+  std::optional<std::int64_t> batch;   // overrides the preset's batch size
+  bool isolate = true;
+};
+
+struct Report {
+  std::string schema = kReportSchema;
+  Environment environment;
+  RunConfig config;
+  std::vector<CellResult> cells;
+};
+
+}  // namespace ampbench::reports
