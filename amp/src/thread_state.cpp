@@ -1,0 +1,94 @@
+#include "thread_state.h"
+
+#include "ampbench/amp/op_counters.h"
+
+#include <ATen/CachedTensorUtils.h>
+#include <ATen/autocast_mode.h>
+
+#include <unordered_map>
+
+namespace ampbench::amp {
+namespace {
+
+// The weight-cast cache, per thread (LibTorch's is one global map behind a mutex). The key is the
+// source's TensorImpl; the weak reference keeps that TensorImpl's memory from being reused by
+// another tensor while the entry lives, so an address can never hit for the wrong tensor.
+struct CachedCast {
+  using WeakImpl = c10::weak_intrusive_ptr<c10::TensorImpl, c10::UndefinedTensorImpl>;
+  WeakImpl source;
+  at::Tensor cast;
+};
+thread_local std::unordered_map<const c10::TensorImpl*, CachedCast> cached_casts;
+thread_local CastCacheStats cache_stats;
+
+bool is_cacheable(const at::Tensor& t, c10::ScalarType to, c10::DeviceType device_type) {
+  return to == at::autocast::get_autocast_dtype(device_type) && t.scalar_type() == at::kFloat &&
+         t.requires_grad() && t.is_leaf() && !t.is_view() && at::autocast::is_autocast_cache_enabled() &&
+         !at::caching::is_cached_tensor(t);
+}
+
+}  // namespace
+
+CastCacheStats cast_cache_stats() { return cache_stats; }
+
+void reset_cast_cache_stats() { cache_stats = {}; }
+
+namespace detail {
+
+AutocastSwitches read_switches(c10::DeviceType device_type) {
+  return {at::autocast::is_autocast_enabled(device_type), at::autocast::get_autocast_dtype(device_type)};
+}
+
+void write_switches(c10::DeviceType device_type, AutocastSwitches switches) {
+  at::autocast::set_autocast_enabled(device_type, switches.enabled);
+  at::autocast::set_autocast_dtype(device_type, switches.dtype);
+}
+
+c10::ScalarType lower_precision_dtype(c10::DeviceType device_type) {
+  return at::autocast::get_autocast_dtype(device_type);
+}
+
+void enter_autocast_nesting() { at::autocast::increment_nesting(); }
+
+void leave_autocast_nesting() {
+  if (at::autocast::decrement_nesting() == 0) {
+    cached_casts.clear();
+    at::autocast::clear_cache();
+  }
+}
+
+bool is_autocast_eligible(const at::Tensor& t, c10::DeviceType device_type) {
+  if (!t.defined() || !t.is_floating_point() || t.scalar_type() == at::kDouble) {
+    return false;
+  }
+  switch (device_type) {
+    case c10::DeviceType::CPU:
+      return t.is_cpu() || t.is_mkldnn();
+    case c10::DeviceType::CUDA:
+      return t.is_cuda() || t.is_xla();
+    default:
+      return false;
+  }
+}
+
+at::Tensor cast_for_autocast(const at::Tensor& t, c10::ScalarType to, c10::DeviceType device_type) {
+  if (!is_autocast_eligible(t, device_type) || t.scalar_type() == to) {
+    return t;
+  }
+  if (!is_cacheable(t, to, device_type)) {
+    ++cache_stats.uncached_casts;
+    return t.to(to);
+  }
+  const auto it = cached_casts.find(t.unsafeGetTensorImpl());
+  if (it != cached_casts.end()) {
+    ++cache_stats.hits;
+    return it->second.cast;
+  }
+  ++cache_stats.casts;
+  at::Tensor cast = t.to(to);
+  cached_casts.emplace(t.unsafeGetTensorImpl(), CachedCast{CachedCast::WeakImpl(t.getIntrusivePtr()), cast});
+  return cast;
+}
+
+}  // namespace detail
+}  // namespace ampbench::amp
