@@ -1,0 +1,92 @@
+// The statistics behind every number ampbench reports: medians with distribution-free confidence
+// intervals, ratios of medians with bootstrap intervals, the loss-divergence test and the
+// Mann-Whitney U test that compare and check use. Pure functions of their samples, deterministic
+// (a fixed seed for the bootstrap), so a report's figures can be recomputed from its raw samples.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ampbench/reports/report.h"
+
+namespace ampbench::reports {
+
+// The confidence level of every interval ampbench reports.
+inline constexpr double kConfidence = 0.95;
+
+// The median: the mean of the two middle values for an even count. Throws std::invalid_argument
+// for no samples or a non-finite sample.
+[[nodiscard]] double median(std::vector<double> samples);
+
+// The q-quantile (0 <= q <= 1) by linear interpolation between order statistics, Hyndman & Fan
+// type 7 (R's default, numpy's "linear"): h = (n - 1) q, x[floor h] + (h - floor h) (x[floor h + 1]
+// - x[floor h]) on the sorted samples. Throws std::invalid_argument for no samples, a non-finite
+// sample or q outside [0, 1].
+[[nodiscard]] double quantile(std::vector<double> samples, double q);
+
+// The 1-based ranks (l, u) of the order statistics that bound a distribution-free 95% confidence
+// interval of the median of n samples: the largest l with P(B <= l - 1) <= 2.5% for B ~ Bin(n, 1/2),
+// and u = n + 1 - l, so the coverage is 1 - 2 P(B <= l - 1) >= 95%. Exact binomial sums for
+// n <= 1000; above that the normal approximation with continuity correction,
+// l = floor(n/2 + 1/2 - 1.96 sqrt(n)/2), which differs from the exact rank by at most one there.
+// For n < 6 no pair of order statistics reaches 95% (n = 5 gives 93.75% at best): the interval is
+// then (1, n), the min and max, and covers less than 95%.
+struct OrderStatisticRanks {
+  std::int64_t lower = 1;
+  std::int64_t upper = 1;
+};
+[[nodiscard]] OrderStatisticRanks median_ci_ranks(std::int64_t n);
+
+// Median with its 95% CI from median_ci_ranks, p10 and p90 (type 7), mean, sample standard
+// deviation (n - 1; 0 for one sample) and the relative CI half-width (ci_high - ci_low) / 2 /
+// median (0 when the interval is a point, +inf when the median is 0 and the interval is not).
+// Throws std::invalid_argument for no samples or a non-finite sample.
+[[nodiscard]] SampleSummary summarize(const std::vector<double>& samples);
+
+// median(numerator) / median(denominator) with a 95% percentile-bootstrap interval: each of
+// kBootstrapResamples resamples draws both groups with replacement, independently, and the
+// interval is the 2.5% and 97.5% quantiles (type 7) of the resampled ratios. The generator is
+// ampbench's own (SplitMix64 with unbiased rejection), not <random>'s distributions, whose output
+// differs between standard libraries: the same samples and seed give the same interval anywhere.
+// Throws std::invalid_argument for an empty group, a non-finite sample or a denominator median of 0.
+inline constexpr int kBootstrapResamples = 2000;
+[[nodiscard]] Ratio median_ratio(const std::vector<double>& numerator_samples,
+                                 const std::vector<double>& denominator_samples, std::uint64_t seed = 0);
+
+// How far an AMP run's per-step losses drift from the FP32 reference trained from the same weights
+// on the same batches, and whether that drift is real. Over the common prefix of n steps:
+// - max_relative_difference and final_relative_difference: |amp - ref| / |ref| per step (the max
+//   over steps where both losses are finite; the final one at the last step, NaN if not finite);
+// - the final window, the last w = min(20, floor(n / 2)) steps, where training has settled:
+//   window_mean_relative_difference = mean(amp - ref) / mean(|ref|) over the window (signed:
+//   positive when AMP's loss is higher; a ratio of means, so a loss near zero on one step cannot
+//   blow it up), and p_value, from a two-sided paired t-test of d_i = amp_i - ref_i against zero
+//   (t = mean(d) / (sd(d) / sqrt(w)), w - 1 degrees of freedom).
+// Because both runs see the same batches, batch-to-batch noise largely cancels in d_i; what the
+// test picks up is a systematic offset. A tiny but consistent offset is significant yet harmless,
+// and one noisy step is large yet not significant; only both together mean divergence:
+//   verdict = "non-finite loss" if an AMP loss is NaN/inf at a step where the reference is finite;
+//             "diverged"        if p_value < kDivergenceAlpha and |window mean rel. diff| > bound;
+//             "within bound"    otherwise.
+// With w < 2 there is no test: p_value is 1. Identical differences in the window (sd = 0) give
+// p_value 0 unless they are all zero (p_value 1). Throws std::invalid_argument for a negative bound.
+inline constexpr double kDivergenceAlpha = 0.01;
+inline constexpr std::int64_t kDivergenceWindow = 20;
+[[nodiscard]] Divergence compute_divergence(const std::vector<double>& reference_losses,
+                                            const std::vector<double>& amp_losses, double bound);
+
+// The two-sided Mann-Whitney U test (Wilcoxon rank-sum), as Google Benchmark's compare.py runs it
+// through scipy.stats.mannwhitneyu. u is U of the first sample: the number of pairs (x, y) with
+// x > y, ties counting 1/2. Exact (the permutation distribution of U) when the smaller sample has
+// at most kExactUTestMaxSize values and there are no ties, as scipy's method="auto" does;
+// otherwise the normal approximation with tie correction and continuity correction. Throws std::invalid_argument for an empty sample or a
+// non-finite value.
+inline constexpr std::int64_t kExactUTestMaxSize = 8;
+struct UTestResult {
+  double u = 0.0;
+  double p_value = 1.0;
+  bool exact = false;
+};
+[[nodiscard]] UTestResult mann_whitney_u(const std::vector<double>& x, const std::vector<double>& y);
+
+}  // namespace ampbench::reports
