@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report_json_read.h"
+
 namespace ampbench::reports {
 
 void to_json(nlohmann::json& out, const DeviceInfo& device) {
@@ -12,13 +14,8 @@ void to_json(nlohmann::json& out, const DeviceInfo& device) {
          {"multiprocessors", device.multiprocessors}};
 }
 
-void from_json(const nlohmann::json& in, DeviceInfo& device) {
-  in.at("name").get_to(device.name);
-  in.at("model").get_to(device.model);
-  in.at("compute_capability").get_to(device.compute_capability);
-  in.at("total_memory_bytes").get_to(device.total_memory_bytes);
-  in.at("multiprocessors").get_to(device.multiprocessors);
-}
+// Strict, like the rest of the report: errors name the field (report_parse.cpp).
+void from_json(const nlohmann::json& in, DeviceInfo& device) { device = detail::read_device_info(in, ""); }
 
 void to_json(nlohmann::json& out, const Environment& environment) {
   out = {{"ampbench_version", environment.ampbench_version},
@@ -37,19 +34,7 @@ void to_json(nlohmann::json& out, const Environment& environment) {
 }
 
 void from_json(const nlohmann::json& in, Environment& environment) {
-  in.at("ampbench_version").get_to(environment.ampbench_version);
-  in.at("git_revision").get_to(environment.git_revision);
-  in.at("timestamp_utc").get_to(environment.timestamp_utc);
-  in.at("hostname").get_to(environment.hostname);
-  in.at("cpu_model").get_to(environment.cpu_model);
-  in.at("cpu_capability").get_to(environment.cpu_capability);
-  in.at("threads").get_to(environment.threads);
-  in.at("torch_version").get_to(environment.torch_version);
-  in.at("torch_cuda_version").get_to(environment.torch_cuda_version);
-  in.at("cudnn_version").get_to(environment.cudnn_version);
-  in.at("cupti_version").get_to(environment.cupti_version);
-  in.at("cuda_status").get_to(environment.cuda_status);
-  in.at("devices").get_to(environment.devices);
+  environment = detail::read_environment(in, "");
 }
 
 }  // namespace ampbench::reports

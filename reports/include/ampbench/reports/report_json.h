@@ -1,0 +1,86 @@
+// The report's JSON form: strict JSON out (a non-finite double is written as null, never as a bare
+// NaN), validated JSON in (every field checked, unknown and missing fields refused, errors naming
+// the field's path), and the file operations with their limits. The schema is
+// reports/schema/report.schema.json; kReportSchema in report.h is the version both check.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "ampbench/reports/report.h"
+
+namespace ampbench::reports {
+
+// A report that cannot be read or written. The message names the culprit: the file, and the
+// field's path inside it, e.g. "cells[2].throughput.step_time_s.median: expected a number, got
+// string".
+class ReportError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Reports larger than this are refused before a byte is read: a real report of thousands of steps
+// per cell is a few MiB.
+inline constexpr std::uintmax_t kMaxReportBytes = 256ULL * 1024 * 1024;
+
+// Writing. Doubles that are not finite become null; std::optional fields that are empty become null.
+void to_json(nlohmann::json& out, const SampleSummary& value);
+void to_json(nlohmann::json& out, const Ratio& value);
+void to_json(nlohmann::json& out, const ModeSettings& value);
+void to_json(nlohmann::json& out, const Throughput& value);
+void to_json(nlohmann::json& out, const Memory& value);
+void to_json(nlohmann::json& out, const ScalerTelemetry& value);
+void to_json(nlohmann::json& out, const OpAudit& value);
+void to_json(nlohmann::json& out, const PrecisionAudit& value);
+void to_json(nlohmann::json& out, const TensorCoreMetric& value);
+void to_json(nlohmann::json& out, const TensorCoreUtilization& value);
+void to_json(nlohmann::json& out, const Divergence& value);
+void to_json(nlohmann::json& out, const CellResult& value);
+void to_json(nlohmann::json& out, const RunConfig& value);
+void to_json(nlohmann::json& out, const Report& value);
+
+// Reading, strictly: each throws ReportError naming the field (paths relative to the value given).
+// A null where a double is expected reads as NaN, the inverse of writing; per-step times must be
+// finite numbers. An optional field may be null or absent. Report's from_json is parse_report.
+void from_json(const nlohmann::json& in, SampleSummary& value);
+void from_json(const nlohmann::json& in, Ratio& value);
+void from_json(const nlohmann::json& in, ModeSettings& value);
+void from_json(const nlohmann::json& in, Throughput& value);
+void from_json(const nlohmann::json& in, Memory& value);
+void from_json(const nlohmann::json& in, ScalerTelemetry& value);
+void from_json(const nlohmann::json& in, OpAudit& value);
+void from_json(const nlohmann::json& in, PrecisionAudit& value);
+void from_json(const nlohmann::json& in, TensorCoreMetric& value);
+void from_json(const nlohmann::json& in, TensorCoreUtilization& value);
+void from_json(const nlohmann::json& in, Divergence& value);
+void from_json(const nlohmann::json& in, CellResult& value);
+void from_json(const nlohmann::json& in, RunConfig& value);
+void from_json(const nlohmann::json& in, Report& value);
+
+// Checks the schema version first (`schema: expected "ampbench.report/1", got "..."`), then every
+// field.
+[[nodiscard]] Report parse_report(const nlohmann::json& in);
+
+// Parses JSON text strictly (no NaN/Infinity literals, no comments, nothing after the value);
+// `source` names the text in the error ("FILE: not valid JSON: ...").
+[[nodiscard]] nlohmann::json parse_json_text(const std::string& text, const std::string& source);
+
+// Reads a file of at most max_bytes into memory, refusing larger files before reading them.
+[[nodiscard]] std::string read_text_file(const std::filesystem::path& path, std::uintmax_t max_bytes = kMaxReportBytes);
+
+// read_text_file + parse_json_text + parse_report; every error is a ReportError that starts with
+// the file's path.
+[[nodiscard]] Report read_report(const std::filesystem::path& path, std::uintmax_t max_bytes = kMaxReportBytes);
+
+// The report as pretty-printed strict JSON, with a final newline.
+[[nodiscard]] std::string report_to_text(const Report& report);
+
+// Writes the report to a temporary file in the target's folder, then renames it over the target,
+// so a reader never sees half a report and a failed write leaves nothing behind.
+void write_report_atomically(const Report& report, const std::filesystem::path& path);
+
+}  // namespace ampbench::reports

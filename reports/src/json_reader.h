@@ -1,0 +1,67 @@
+// A strict reader for JSON objects that keeps the path of what it reads, so every error can say
+// exactly which field of which cell is wrong, and that refuses fields it was not asked for.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ampbench::reports::detail {
+
+// "path: message", thrown as ReportError; the root path is empty and then only the message shows.
+[[noreturn]] void fail_at(const std::string& path, const std::string& message);
+
+// Typed reads of one JSON value; `path` names it in errors.
+[[nodiscard]] double read_number_or_null(const nlohmann::json& value, const std::string& path);  // null -> NaN
+[[nodiscard]] double read_finite_number(const nlohmann::json& value, const std::string& path);
+[[nodiscard]] std::int64_t read_integer(const nlohmann::json& value, const std::string& path);
+[[nodiscard]] std::string read_string(const nlohmann::json& value, const std::string& path);
+[[nodiscard]] bool read_bool(const nlohmann::json& value, const std::string& path);
+
+// Reads an array element by element: element(value, "path[i]").
+template <typename T>
+[[nodiscard]] std::vector<T> read_array(const nlohmann::json& value, const std::string& path,
+                                        const std::function<T(const nlohmann::json&, const std::string&)>& element);
+
+class ObjectReader {
+ public:
+  // Throws unless value is an object.
+  ObjectReader(const nlohmann::json& value, std::string path);
+
+  // A field that must be present (null allowed only if the reader of its value allows it).
+  [[nodiscard]] const nlohmann::json& required(std::string_view key);
+  // A field that may be absent or null; nullptr then.
+  [[nodiscard]] const nlohmann::json* optional(std::string_view key);
+  [[nodiscard]] std::string path_of(std::string_view key) const;
+
+  // Shorthands: the field's value read by the typed readers above.
+  [[nodiscard]] double number_or_null(std::string_view key) { return read_number_or_null(required(key), path_of(key)); }
+  [[nodiscard]] std::int64_t integer(std::string_view key) { return read_integer(required(key), path_of(key)); }
+  [[nodiscard]] std::string text(std::string_view key) { return read_string(required(key), path_of(key)); }
+  [[nodiscard]] bool flag(std::string_view key) { return read_bool(required(key), path_of(key)); }
+
+  // Throws for the first field that was never asked for.
+  void finish() const;
+
+ private:
+  const nlohmann::json& value_;
+  std::string path_;
+  std::set<std::string, std::less<>> seen_;
+};
+
+template <typename T>
+std::vector<T> read_array(const nlohmann::json& value, const std::string& path,
+                          const std::function<T(const nlohmann::json&, const std::string&)>& element) {
+  if (!value.is_array()) fail_at(path, std::string("expected an array, got ") + value.type_name());
+  std::vector<T> result;
+  result.reserve(value.size());
+  for (std::size_t i = 0; i < value.size(); ++i) result.push_back(element(value[i], path + "[" + std::to_string(i) + "]"));
+  return result;
+}
+
+}  // namespace ampbench::reports::detail

@@ -1,0 +1,229 @@
+// The report read back strictly: every field present, of the right type, nothing unknown; errors
+// name the field's path ("cells[2].throughput.step_time_s.median: expected a number, got string").
+#include <string>
+
+#include "ampbench/reports/report_json.h"
+#include "json_reader.h"
+#include "report_json_read.h"
+
+namespace ampbench::reports::detail {
+namespace {
+
+using nlohmann::json;
+
+std::vector<double> numbers_or_null(const json& value, const std::string& path) {
+  return read_array<double>(value, path, read_number_or_null);
+}
+
+std::vector<double> finite_numbers(const json& value, const std::string& path) {
+  return read_array<double>(value, path, read_finite_number);
+}
+
+std::vector<std::string> strings(const json& value, const std::string& path) {
+  return read_array<std::string>(value, path, read_string);
+}
+
+}  // namespace
+
+SampleSummary read_sample_summary(const json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  SampleSummary value;
+  value.count = fields.integer("count");
+  value.median = fields.number_or_null("median");
+  value.ci_low = fields.number_or_null("ci_low");
+  value.ci_high = fields.number_or_null("ci_high");
+  value.p10 = fields.number_or_null("p10");
+  value.p90 = fields.number_or_null("p90");
+  value.mean = fields.number_or_null("mean");
+  value.stddev = fields.number_or_null("stddev");
+  value.relative_ci_half_width = fields.number_or_null("relative_ci_half_width");
+  fields.finish();
+  return value;
+}
+
+Ratio read_ratio(const json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  Ratio value;
+  value.value = fields.number_or_null("value");
+  value.ci_low = fields.number_or_null("ci_low");
+  value.ci_high = fields.number_or_null("ci_high");
+  fields.finish();
+  return value;
+}
+
+ModeSettings read_mode_settings(const json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  ModeSettings value;
+  value.compute_dtype = fields.text("compute_dtype");
+  value.autocast = fields.flag("autocast");
+  value.grad_scaler = fields.flag("grad_scaler");
+  value.tf32_matmul = fields.flag("tf32_matmul");
+  value.tf32_cudnn = fields.flag("tf32_cudnn");
+  value.float32_matmul_precision = fields.text("float32_matmul_precision");
+  fields.finish();
+  return value;
+}
+
+Throughput read_throughput(const json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  Throughput value;
+  value.step_time_s = read_sample_summary(fields.required("step_time_s"), fields.path_of("step_time_s"));
+  value.samples_per_step = fields.integer("samples_per_step");
+  value.tokens_per_step = fields.integer("tokens_per_step");
+  value.samples_per_s = fields.number_or_null("samples_per_s");
+  value.tokens_per_s = fields.number_or_null("tokens_per_s");
+  value.flops_per_step = fields.number_or_null("flops_per_step");
+  value.achieved_flops_per_s = fields.number_or_null("achieved_flops_per_s");
+  if (const auto* peak = fields.optional("fraction_of_peak")) {
+    value.fraction_of_peak = read_number_or_null(*peak, fields.path_of("fraction_of_peak"));
+  }
+  value.stop_reason = fields.text("stop_reason");
+  fields.finish();
+  return value;
+}
+
+Memory read_memory(const json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  Memory value;
+  value.peak_tensor_bytes = fields.integer("peak_tensor_bytes");
+  value.peak_rss_bytes = fields.integer("peak_rss_bytes");
+  const auto optional_integer = [&fields](std::string_view key) -> std::optional<std::int64_t> {
+    const auto* field = fields.optional(key);
+    if (field == nullptr) return std::nullopt;
+    return read_integer(*field, fields.path_of(key));
+  };
+  value.cuda_peak_reserved_bytes = optional_integer("cuda_peak_reserved_bytes");
+  value.cuda_total_bytes = optional_integer("cuda_total_bytes");
+  value.cuda_free_bytes_at_start = optional_integer("cuda_free_bytes_at_start");
+  fields.finish();
+  return value;
+}
+
+ScalerTelemetry read_scaler(const json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  ScalerTelemetry value;
+  value.scale = numbers_or_null(fields.required("scale"), fields.path_of("scale"));
+  value.skipped_steps = read_array<std::int64_t>(fields.required("skipped_steps"), fields.path_of("skipped_steps"),
+                                                 read_integer);
+  fields.finish();
+  return value;
+}
+
+OpAudit read_op_audit(const json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  OpAudit value;
+  value.op = fields.text("op");
+  value.input_dtype = fields.text("input_dtype");
+  value.output_dtype = fields.text("output_dtype");
+  value.calls = fields.integer("calls");
+  value.flops = fields.number_or_null("flops");
+  fields.finish();
+  return value;
+}
+
+PrecisionAudit read_precision(const json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  PrecisionAudit value;
+  value.low_precision_flop_share = fields.number_or_null("low_precision_flop_share");
+  value.ops = read_array<OpAudit>(fields.required("ops"), fields.path_of("ops"), read_op_audit);
+  fields.finish();
+  return value;
+}
+
+TensorCoreMetric read_tensor_core_metric(const json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  TensorCoreMetric value;
+  value.name = fields.text("name");
+  value.value = fields.number_or_null("value");
+  value.unit = fields.text("unit");
+  value.method = fields.text("method");
+  fields.finish();
+  return value;
+}
+
+TensorCoreUtilization read_tensor_cores(const json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  TensorCoreUtilization value;
+  value.status = fields.text("status");
+  value.reason = fields.text("reason");
+  value.metrics = read_array<TensorCoreMetric>(fields.required("metrics"), fields.path_of("metrics"),
+                                               read_tensor_core_metric);
+  fields.finish();
+  return value;
+}
+
+Divergence read_divergence(const json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  Divergence value;
+  value.reference_mode = fields.text("reference_mode");
+  value.steps_compared = fields.integer("steps_compared");
+  value.max_relative_difference = fields.number_or_null("max_relative_difference");
+  value.final_relative_difference = fields.number_or_null("final_relative_difference");
+  value.window = fields.integer("window");
+  value.window_mean_relative_difference = fields.number_or_null("window_mean_relative_difference");
+  value.p_value = fields.number_or_null("p_value");
+  value.bound = fields.number_or_null("bound");
+  value.verdict = fields.text("verdict");
+  fields.finish();
+  return value;
+}
+
+RunConfig read_run_config(const json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  RunConfig value;
+  value.workloads = strings(fields.required("workloads"), fields.path_of("workloads"));
+  value.modes = strings(fields.required("modes"), fields.path_of("modes"));
+  value.device = fields.text("device");
+  value.preset = fields.text("preset");
+  value.warmup = fields.integer("warmup");
+  value.min_steps = fields.integer("min_steps");
+  value.max_steps = fields.integer("max_steps");
+  value.max_noise = fields.number_or_null("max_noise");
+  value.time_cap_s = fields.number_or_null("time_cap_s");
+  value.seed = fields.integer("seed");
+  value.threads = static_cast<int>(fields.integer("threads"));
+  if (const auto* batch = fields.optional("batch")) value.batch = read_integer(*batch, fields.path_of("batch"));
+  value.isolate = fields.flag("isolate");
+  fields.finish();
+  return value;
+}
+
+// Step times feed every statistic, so they must be finite; losses and scales may be null (NaN).
+void read_samples(ObjectReader& fields, CellResult& value) {
+  value.step_times_s = finite_numbers(fields.required("step_times_s"), fields.path_of("step_times_s"));
+  value.host_step_times_s = finite_numbers(fields.required("host_step_times_s"), fields.path_of("host_step_times_s"));
+  value.losses = numbers_or_null(fields.required("losses"), fields.path_of("losses"));
+}
+
+CellResult read_cell(const json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  CellResult value;
+  value.workload = fields.text("workload");
+  value.mode = fields.text("mode");
+  value.device = fields.text("device");
+  value.preset = fields.text("preset");
+  value.status = fields.text("status");
+  if (value.status != "ok" && value.status != "failed") {
+    fail_at(fields.path_of("status"), "expected \"ok\" or \"failed\", got \"" + value.status + "\"");
+  }
+  value.error = fields.text("error");
+  value.settings = read_mode_settings(fields.required("settings"), fields.path_of("settings"));
+  value.warmup_steps = fields.integer("warmup_steps");
+  read_samples(fields, value);
+  value.throughput = read_throughput(fields.required("throughput"), fields.path_of("throughput"));
+  value.memory = read_memory(fields.required("memory"), fields.path_of("memory"));
+  const auto optional_object = [&fields](std::string_view key, auto reader) {
+    const auto* field = fields.optional(key);
+    return field == nullptr ? std::nullopt : std::optional(reader(*field, fields.path_of(key)));
+  };
+  value.scaler = optional_object("scaler", read_scaler);
+  value.precision = optional_object("precision", read_precision);
+  value.tensor_cores = read_tensor_cores(fields.required("tensor_cores"), fields.path_of("tensor_cores"));
+  value.divergence = optional_object("divergence", read_divergence);
+  value.speedup_vs_fp32 = optional_object("speedup_vs_fp32", read_ratio);
+  value.memory_ratio_vs_fp32 = optional_object("memory_ratio_vs_fp32", read_ratio);
+  fields.finish();
+  return value;
+}
+
+}  // namespace ampbench::reports::detail

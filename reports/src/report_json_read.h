@@ -1,0 +1,28 @@
+// The strict readers of the report's parts; `path` is where the value sits in the file, for errors.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "ampbench/reports/report.h"
+
+namespace ampbench::reports::detail {
+
+[[nodiscard]] SampleSummary read_sample_summary(const nlohmann::json& in, const std::string& path);
+[[nodiscard]] Ratio read_ratio(const nlohmann::json& in, const std::string& path);
+[[nodiscard]] ModeSettings read_mode_settings(const nlohmann::json& in, const std::string& path);
+[[nodiscard]] Throughput read_throughput(const nlohmann::json& in, const std::string& path);
+[[nodiscard]] Memory read_memory(const nlohmann::json& in, const std::string& path);
+[[nodiscard]] ScalerTelemetry read_scaler(const nlohmann::json& in, const std::string& path);
+[[nodiscard]] OpAudit read_op_audit(const nlohmann::json& in, const std::string& path);
+[[nodiscard]] PrecisionAudit read_precision(const nlohmann::json& in, const std::string& path);
+[[nodiscard]] TensorCoreMetric read_tensor_core_metric(const nlohmann::json& in, const std::string& path);
+[[nodiscard]] TensorCoreUtilization read_tensor_cores(const nlohmann::json& in, const std::string& path);
+[[nodiscard]] Divergence read_divergence(const nlohmann::json& in, const std::string& path);
+[[nodiscard]] RunConfig read_run_config(const nlohmann::json& in, const std::string& path);
+[[nodiscard]] CellResult read_cell(const nlohmann::json& in, const std::string& path);
+[[nodiscard]] DeviceInfo read_device_info(const nlohmann::json& in, const std::string& path);
+[[nodiscard]] Environment read_environment(const nlohmann::json& in, const std::string& path);
+
+}  // namespace ampbench::reports::detail

@@ -1,0 +1,147 @@
+// The report as strict JSON: a double that is not finite is written as null (the readers map it
+// back to NaN), never as the bare NaN or Infinity that JSON parsers reject.
+#include <cmath>
+#include <optional>
+
+#include "ampbench/reports/report_json.h"
+
+namespace ampbench::reports {
+namespace {
+
+nlohmann::json number(double value) { return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr); }
+
+nlohmann::json numbers(const std::vector<double>& values) {
+  auto out = nlohmann::json::array();
+  for (double value : values) out.push_back(number(value));
+  return out;
+}
+
+template <typename T>
+nlohmann::json optional(const std::optional<T>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+nlohmann::json optional_number(const std::optional<double>& value) { return value ? number(*value) : nullptr; }
+
+}  // namespace
+
+void to_json(nlohmann::json& out, const SampleSummary& value) {
+  out = {{"count", value.count},          {"median", number(value.median)},
+         {"ci_low", number(value.ci_low)}, {"ci_high", number(value.ci_high)},
+         {"p10", number(value.p10)},       {"p90", number(value.p90)},
+         {"mean", number(value.mean)},     {"stddev", number(value.stddev)},
+         {"relative_ci_half_width", number(value.relative_ci_half_width)}};
+}
+
+void to_json(nlohmann::json& out, const Ratio& value) {
+  out = {{"value", number(value.value)}, {"ci_low", number(value.ci_low)}, {"ci_high", number(value.ci_high)}};
+}
+
+void to_json(nlohmann::json& out, const ModeSettings& value) {
+  out = {{"compute_dtype", value.compute_dtype},
+         {"autocast", value.autocast},
+         {"grad_scaler", value.grad_scaler},
+         {"tf32_matmul", value.tf32_matmul},
+         {"tf32_cudnn", value.tf32_cudnn},
+         {"float32_matmul_precision", value.float32_matmul_precision}};
+}
+
+void to_json(nlohmann::json& out, const Throughput& value) {
+  out = {{"step_time_s", value.step_time_s},
+         {"samples_per_step", value.samples_per_step},
+         {"tokens_per_step", value.tokens_per_step},
+         {"samples_per_s", number(value.samples_per_s)},
+         {"tokens_per_s", number(value.tokens_per_s)},
+         {"flops_per_step", number(value.flops_per_step)},
+         {"achieved_flops_per_s", number(value.achieved_flops_per_s)},
+         {"fraction_of_peak", optional_number(value.fraction_of_peak)},
+         {"stop_reason", value.stop_reason}};
+}
+
+void to_json(nlohmann::json& out, const Memory& value) {
+  out = {{"peak_tensor_bytes", value.peak_tensor_bytes},
+         {"peak_rss_bytes", value.peak_rss_bytes},
+         {"cuda_peak_reserved_bytes", optional(value.cuda_peak_reserved_bytes)},
+         {"cuda_total_bytes", optional(value.cuda_total_bytes)},
+         {"cuda_free_bytes_at_start", optional(value.cuda_free_bytes_at_start)}};
+}
+
+void to_json(nlohmann::json& out, const ScalerTelemetry& value) {
+  out = {{"scale", numbers(value.scale)}, {"skipped_steps", value.skipped_steps}};
+}
+
+void to_json(nlohmann::json& out, const OpAudit& value) {
+  out = {{"op", value.op},
+         {"input_dtype", value.input_dtype},
+         {"output_dtype", value.output_dtype},
+         {"calls", value.calls},
+         {"flops", number(value.flops)}};
+}
+
+void to_json(nlohmann::json& out, const PrecisionAudit& value) {
+  out = {{"low_precision_flop_share", number(value.low_precision_flop_share)}, {"ops", value.ops}};
+}
+
+void to_json(nlohmann::json& out, const TensorCoreMetric& value) {
+  out = {{"name", value.name}, {"value", number(value.value)}, {"unit", value.unit}, {"method", value.method}};
+}
+
+void to_json(nlohmann::json& out, const TensorCoreUtilization& value) {
+  out = {{"status", value.status}, {"reason", value.reason}, {"metrics", value.metrics}};
+}
+
+void to_json(nlohmann::json& out, const Divergence& value) {
+  out = {{"reference_mode", value.reference_mode},
+         {"steps_compared", value.steps_compared},
+         {"max_relative_difference", number(value.max_relative_difference)},
+         {"final_relative_difference", number(value.final_relative_difference)},
+         {"window", value.window},
+         {"window_mean_relative_difference", number(value.window_mean_relative_difference)},
+         {"p_value", number(value.p_value)},
+         {"bound", number(value.bound)},
+         {"verdict", value.verdict}};
+}
+
+void to_json(nlohmann::json& out, const CellResult& value) {
+  out = {{"workload", value.workload},
+         {"mode", value.mode},
+         {"device", value.device},
+         {"preset", value.preset},
+         {"status", value.status},
+         {"error", value.error},
+         {"settings", value.settings},
+         {"warmup_steps", value.warmup_steps},
+         {"step_times_s", numbers(value.step_times_s)},
+         {"host_step_times_s", numbers(value.host_step_times_s)},
+         {"losses", numbers(value.losses)},
+         {"throughput", value.throughput},
+         {"memory", value.memory},
+         {"scaler", optional(value.scaler)},
+         {"precision", optional(value.precision)},
+         {"tensor_cores", value.tensor_cores},
+         {"divergence", optional(value.divergence)},
+         {"speedup_vs_fp32", optional(value.speedup_vs_fp32)},
+         {"memory_ratio_vs_fp32", optional(value.memory_ratio_vs_fp32)}};
+}
+
+void to_json(nlohmann::json& out, const RunConfig& value) {
+  out = {{"workloads", value.workloads},
+         {"modes", value.modes},
+         {"device", value.device},
+         {"preset", value.preset},
+         {"warmup", value.warmup},
+         {"min_steps", value.min_steps},
+         {"max_steps", value.max_steps},
+         {"max_noise", number(value.max_noise)},
+         {"time_cap_s", number(value.time_cap_s)},
+         {"seed", value.seed},
+         {"threads", value.threads},
+         {"batch", optional(value.batch)},
+         {"isolate", value.isolate}};
+}
+
+void to_json(nlohmann::json& out, const Report& value) {
+  out = {{"schema", value.schema}, {"environment", value.environment}, {"config", value.config}, {"cells", value.cells}};
+}
+
+}  // namespace ampbench::reports

@@ -1,0 +1,78 @@
+// The report's root and environment read strictly, and the from_json entry points over the
+// readers in report_json_read.cpp.
+#include <string>
+
+#include "ampbench/reports/report_json.h"
+#include "json_reader.h"
+#include "report_json_read.h"
+
+namespace ampbench::reports {
+namespace detail {
+
+DeviceInfo read_device_info(const nlohmann::json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  DeviceInfo value;
+  value.name = fields.text("name");
+  value.model = fields.text("model");
+  value.compute_capability = fields.text("compute_capability");
+  value.total_memory_bytes = fields.integer("total_memory_bytes");
+  value.multiprocessors = static_cast<int>(fields.integer("multiprocessors"));
+  fields.finish();
+  return value;
+}
+
+Environment read_environment(const nlohmann::json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  Environment value;
+  for (auto [key, target] : {std::pair{"ampbench_version", &value.ampbench_version},
+                             {"git_revision", &value.git_revision},
+                             {"timestamp_utc", &value.timestamp_utc},
+                             {"hostname", &value.hostname},
+                             {"cpu_model", &value.cpu_model},
+                             {"cpu_capability", &value.cpu_capability},
+                             {"torch_version", &value.torch_version},
+                             {"torch_cuda_version", &value.torch_cuda_version},
+                             {"cudnn_version", &value.cudnn_version},
+                             {"cupti_version", &value.cupti_version},
+                             {"cuda_status", &value.cuda_status}}) {
+    *target = fields.text(key);
+  }
+  value.threads = static_cast<int>(fields.integer("threads"));
+  value.devices = read_array<DeviceInfo>(fields.required("devices"), fields.path_of("devices"), read_device_info);
+  fields.finish();
+  return value;
+}
+
+}  // namespace detail
+
+Report parse_report(const nlohmann::json& in) {
+  detail::ObjectReader fields(in, "");
+  // The version first: a report from another version fails on that, not on its first new field.
+  Report report;
+  report.schema = fields.text("schema");
+  if (report.schema != kReportSchema) {
+    detail::fail_at("schema", std::string("expected \"") + kReportSchema + "\", got \"" + report.schema + "\"");
+  }
+  report.environment = detail::read_environment(fields.required("environment"), "environment");
+  report.config = detail::read_run_config(fields.required("config"), "config");
+  report.cells = detail::read_array<CellResult>(fields.required("cells"), "cells", detail::read_cell);
+  fields.finish();
+  return report;
+}
+
+void from_json(const nlohmann::json& in, SampleSummary& value) { value = detail::read_sample_summary(in, ""); }
+void from_json(const nlohmann::json& in, Ratio& value) { value = detail::read_ratio(in, ""); }
+void from_json(const nlohmann::json& in, ModeSettings& value) { value = detail::read_mode_settings(in, ""); }
+void from_json(const nlohmann::json& in, Throughput& value) { value = detail::read_throughput(in, ""); }
+void from_json(const nlohmann::json& in, Memory& value) { value = detail::read_memory(in, ""); }
+void from_json(const nlohmann::json& in, ScalerTelemetry& value) { value = detail::read_scaler(in, ""); }
+void from_json(const nlohmann::json& in, OpAudit& value) { value = detail::read_op_audit(in, ""); }
+void from_json(const nlohmann::json& in, PrecisionAudit& value) { value = detail::read_precision(in, ""); }
+void from_json(const nlohmann::json& in, TensorCoreMetric& value) { value = detail::read_tensor_core_metric(in, ""); }
+void from_json(const nlohmann::json& in, TensorCoreUtilization& value) { value = detail::read_tensor_cores(in, ""); }
+void from_json(const nlohmann::json& in, Divergence& value) { value = detail::read_divergence(in, ""); }
+void from_json(const nlohmann::json& in, CellResult& value) { value = detail::read_cell(in, ""); }
+void from_json(const nlohmann::json& in, RunConfig& value) { value = detail::read_run_config(in, ""); }
+void from_json(const nlohmann::json& in, Report& value) { value = parse_report(in); }
+
+}  // namespace ampbench::reports

@@ -1,0 +1,179 @@
+// The report's JSON: strict out (no bare NaN), strict in (errors that name the field's path), and
+// the file rules (size limit, truncated or non-JSON files, atomic writes).
+#include "ampbench/reports/report_json.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "sample_report.h"
+#include "scratch_dir.h"
+
+namespace {
+
+using namespace ampbench::reports;
+using ampbench::testing::make_sample_report;
+using ampbench::testing::ScratchDir;
+
+nlohmann::json sample_json() { return nlohmann::json(make_sample_report()); }
+
+std::string parse_error(const nlohmann::json& json) {
+  try {
+    (void)parse_report(json);
+  } catch (const ReportError& error) {
+    return error.what();
+  }
+  return "(no error)";
+}
+
+std::string read_error(const std::filesystem::path& path, std::uintmax_t limit = kMaxReportBytes) {
+  try {
+    (void)read_report(path, limit);
+  } catch (const ReportError& error) {
+    return error.what();
+  }
+  return "(no error)";
+}
+
+void write_text(const std::filesystem::path& path, const std::string& text) { std::ofstream(path) << text; }
+
+TEST(ReportJson, RoundTripPreservesEveryField) {
+  const auto first = sample_json();
+  const Report parsed = parse_report(first);
+  EXPECT_EQ(nlohmann::json(parsed), first);
+  EXPECT_EQ(parsed.cells.size(), 6u);
+  EXPECT_EQ(parsed.cells[4].status, "failed");
+  ASSERT_TRUE(parsed.cells[1].scaler.has_value());
+  EXPECT_EQ(parsed.cells[1].scaler->skipped_steps, (std::vector<std::int64_t>{3, 4}));
+}
+
+TEST(ReportJson, NonFiniteDoublesAreWrittenAsNullAndReadBackAsNaN) {
+  const Report report = make_sample_report();
+  const std::string text = report_to_text(report);
+  EXPECT_EQ(text.find("NaN"), std::string::npos);
+  EXPECT_EQ(text.find("Infinity"), std::string::npos);
+  const auto json = nlohmann::json::parse(text);
+  EXPECT_TRUE(json["cells"][1]["losses"][4].is_null());
+  EXPECT_TRUE(json["cells"][1]["scaler"]["scale"][4].is_null());
+  const Report parsed = parse_report(json);
+  EXPECT_TRUE(std::isnan(parsed.cells[1].losses[4]));
+  EXPECT_TRUE(std::isnan(parsed.cells[1].scaler->scale[4]));
+}
+
+TEST(ReportJson, EmptyOptionalsAreNullAndMayAlsoBeAbsent) {
+  auto json = sample_json();
+  EXPECT_TRUE(json["cells"][0]["divergence"].is_null());
+  json["cells"][0].erase("divergence");
+  json["config"].erase("batch");
+  const Report parsed = parse_report(json);
+  EXPECT_FALSE(parsed.cells[0].divergence.has_value());
+  EXPECT_FALSE(parsed.config.batch.has_value());
+}
+
+TEST(ReportJson, SchemaVersionMismatchIsNamedFirst) {
+  auto json = sample_json();
+  json["schema"] = "ampbench.report/2";
+  json["cells"] = 3;  // would fail too, but the version is the reason to give
+  EXPECT_EQ(parse_error(json), "schema: expected \"ampbench.report/1\", got \"ampbench.report/2\"");
+  json.erase("schema");
+  EXPECT_EQ(parse_error(json), "schema: missing field");
+}
+
+TEST(ReportJson, WrongTypeNamesTheFieldPath) {
+  auto json = sample_json();
+  json["cells"][2]["throughput"]["step_time_s"]["median"] = "fast";
+  EXPECT_EQ(parse_error(json), "cells[2].throughput.step_time_s.median: expected a number or null, got string");
+  json = sample_json();
+  json["cells"][0]["warmup_steps"] = 2.5;
+  EXPECT_EQ(parse_error(json), "cells[0].warmup_steps: expected an integer, got number");
+  json = sample_json();
+  json["environment"]["devices"][0]["name"] = 1;
+  EXPECT_EQ(parse_error(json), "environment.devices[0].name: expected a string, got number");
+  json = sample_json();
+  json["cells"] = nlohmann::json::object();
+  EXPECT_EQ(parse_error(json), "cells: expected an array, got object");
+}
+
+TEST(ReportJson, MissingAndUnknownFieldsAreNamed) {
+  auto json = sample_json();
+  json["cells"][3]["memory"].erase("peak_rss_bytes");
+  EXPECT_EQ(parse_error(json), "cells[3].memory.peak_rss_bytes: missing field");
+  json = sample_json();
+  json["cells"][1]["divergence"]["extra"] = 1;
+  EXPECT_EQ(parse_error(json), "cells[1].divergence.extra: unknown field");
+  json = sample_json();
+  json["cells"][0]["status"] = "maybe";
+  EXPECT_EQ(parse_error(json), "cells[0].status: expected \"ok\" or \"failed\", got \"maybe\"");
+}
+
+TEST(ReportJson, StepTimesMustBeFiniteNumbers) {
+  auto json = sample_json();
+  json["cells"][0]["step_times_s"][3] = nullptr;
+  EXPECT_EQ(parse_error(json), "cells[0].step_times_s[3]: expected a number, got null");
+  json = sample_json();
+  json["cells"][0]["throughput"]["samples_per_step"] = 18446744073709551615ULL;
+  EXPECT_EQ(parse_error(json), "cells[0].throughput.samples_per_step: integer 18446744073709551615 is out of range");
+}
+
+TEST(ReportFile, WritesAtomicallyAndReadsBack) {
+  ScratchDir dir;
+  const auto path = dir / "report.json";
+  write_text(path, "old");
+  write_report_atomically(make_sample_report(), path);
+  EXPECT_EQ(nlohmann::json(read_report(path)), sample_json());
+  // Nothing but the report is left in the folder: the temporary file was renamed, not copied.
+  int files = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir.path())) ++files;
+  EXPECT_EQ(files, 1);
+}
+
+TEST(ReportFile, UnwritableTargetIsNamedAndNothingIsLeft) {
+  ScratchDir dir;
+  const auto path = dir / "missing-folder" / "report.json";
+  try {
+    write_report_atomically(make_sample_report(), path);
+    FAIL() << "no error";
+  } catch (const ReportError& error) {
+    EXPECT_EQ(std::string(error.what()).rfind(path.string() + ": cannot write", 0), 0u) << error.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(path));
+  std::filesystem::create_directory(dir / "a-folder");
+  EXPECT_THROW(write_report_atomically(make_sample_report(), dir / "a-folder"), ReportError);
+  int files = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir.path())) ++files;
+  EXPECT_EQ(files, 1);  // the folder itself, and no temporary file
+}
+
+TEST(ReportFile, BadFilesAreNamedWithTheReason) {
+  ScratchDir dir;
+  EXPECT_EQ(read_error(dir / "none.json"), (dir / "none.json").string() + ": no such file");
+  EXPECT_EQ(read_error(dir.path()), dir.path().string() + ": not a regular file");
+
+  const std::string full = report_to_text(make_sample_report());
+  write_text(dir / "truncated.json", full.substr(0, full.size() / 2));
+  EXPECT_EQ(read_error(dir / "truncated.json").rfind((dir / "truncated.json").string() + ": not valid JSON: ", 0), 0u);
+  EXPECT_NE(read_error(dir / "truncated.json").find("unexpected end of input"), std::string::npos);
+
+  auto json = sample_json();
+  std::string text = json.dump();
+  text.replace(text.find("\"p_value\":"), 10, "\"p_value\":NaN,\"x\":");
+  write_text(dir / "nan.json", text);
+  EXPECT_NE(read_error(dir / "nan.json").find(": not valid JSON: "), std::string::npos) << read_error(dir / "nan.json");
+
+  json["cells"][0]["mode"] = 32;
+  write_text(dir / "typed.json", json.dump());
+  EXPECT_EQ(read_error(dir / "typed.json"), (dir / "typed.json").string() + ": cells[0].mode: expected a string, got number");
+}
+
+TEST(ReportFile, HugeFilesAreRefusedBeforeReading) {
+  ScratchDir dir;
+  const auto path = dir / "huge.json";
+  write_text(path, "{");
+  std::filesystem::resize_file(path, kMaxReportBytes + 1);  // sparse: costs no disk
+  EXPECT_EQ(read_error(path), path.string() + ": too large for a report (268435457 bytes; the limit is 268435456)");
+  write_text(path, std::string(2048, ' '));
+  EXPECT_EQ(read_error(path, 1024), path.string() + ": too large for a report (2048 bytes; the limit is 1024)");
+}
+
+}  // namespace

@@ -1,0 +1,105 @@
+#include "sample_report.h"
+
+#include <limits>
+
+#include "ampbench/reports/stats.h"
+
+namespace ampbench::testing {
+
+using namespace ampbench::reports;
+
+std::vector<double> spread_samples(double median_s, double spread, int count) {
+  std::vector<double> samples;
+  for (int i = 0; i < count; ++i) {
+    // A deterministic zig-zag over [-spread, +spread].
+    const double position = count == 1 ? 0.0 : -1.0 + 2.0 * ((i * 7) % count) / (count - 1);
+    samples.push_back(median_s * (1.0 + spread * position));
+  }
+  return samples;
+}
+
+CellResult sample_cell(const char* workload, const char* mode, double median_s) {
+  CellResult cell;
+  cell.workload = workload;
+  cell.mode = mode;
+  cell.device = "cpu";
+  cell.preset = "default";
+  cell.settings.compute_dtype = std::string(mode) == "fp32" ? "float32" : std::string(mode) == "fp16" ? "float16" : "bfloat16";
+  cell.settings.autocast = std::string(mode) != "fp32";
+  cell.settings.grad_scaler = std::string(mode) == "fp16";
+  cell.settings.float32_matmul_precision = "highest";
+  cell.warmup_steps = 2;
+  cell.step_times_s = spread_samples(median_s, 0.02, 30);
+  for (int i = 0; i < 32; ++i) cell.losses.push_back(1.0 / (1.0 + 0.1 * i));
+  cell.throughput.step_time_s = summarize(cell.step_times_s);
+  cell.throughput.samples_per_step = 64;
+  cell.throughput.samples_per_s = 64.0 / cell.throughput.step_time_s.median;
+  cell.throughput.flops_per_step = 1.5e9;
+  cell.throughput.achieved_flops_per_s = 1.5e9 / cell.throughput.step_time_s.median;
+  cell.throughput.stop_reason = "precision reached";
+  cell.memory.peak_tensor_bytes = 48 * 1024 * 1024;
+  cell.memory.peak_rss_bytes = 300 * 1024 * 1024;
+  cell.tensor_cores.reason = "no GPU: tensor cores are measured on CUDA devices only";
+  return cell;
+}
+
+namespace {
+
+void add_amp_results(CellResult& cell, const CellResult& fp32, double bound) {
+  cell.divergence = compute_divergence(fp32.losses, cell.losses, bound);
+  cell.speedup_vs_fp32 = median_ratio(fp32.step_times_s, cell.step_times_s);
+  const double ratio = static_cast<double>(cell.memory.peak_tensor_bytes) / static_cast<double>(fp32.memory.peak_tensor_bytes);
+  cell.memory_ratio_vs_fp32 = Ratio{ratio, ratio, ratio};
+  cell.precision = PrecisionAudit{0.93, {{"aten::addmm", cell.settings.compute_dtype, cell.settings.compute_dtype, 96, 1.2e9},
+                                         {"aten::mse_loss", "float32", "float32", 32, 1.0e4}}};
+}
+
+Report base_report() {
+  Report report;
+  report.environment.ampbench_version = "0.1.0";
+  report.environment.git_revision = "0123456789ab";
+  report.environment.timestamp_utc = "2025-01-02T03:04:05Z";
+  report.environment.hostname = "testhost";
+  report.environment.cpu_model = "Test CPU @ 2.00GHz";
+  report.environment.cpu_capability = "AVX2";
+  report.environment.threads = 2;
+  report.environment.torch_version = "2.15.0";
+  report.environment.cupti_version = "13";
+  report.environment.cuda_status = "unavailable: no CUDA device";
+  report.environment.devices = {{"cpu", "Test CPU @ 2.00GHz", "", 8LL << 30, 2}};
+  report.config = {{"simple_net", "simple_cnn"}, {"fp32", "fp16", "bf16"}, "cpu", "default", 2, 10, 200, 0.02, 5.0, 7,
+                   2, std::nullopt, true};
+  return report;
+}
+
+}  // namespace
+
+Report make_sample_report() {
+  Report report = base_report();
+  const CellResult net_fp32 = sample_cell("simple_net", "fp32", 1.25e-3);
+  CellResult net_fp16 = sample_cell("simple_net", "fp16", 4.1e-3);
+  net_fp16.memory.peak_tensor_bytes = 40 * 1024 * 1024;
+  net_fp16.scaler = ScalerTelemetry{std::vector<double>(32, 65536.0), {3, 4}};
+  net_fp16.scaler->scale[3] = 32768.0;
+  net_fp16.scaler->scale[4] = std::numeric_limits<double>::quiet_NaN();
+  net_fp16.losses[4] = std::numeric_limits<double>::quiet_NaN();
+  add_amp_results(net_fp16, net_fp32, 0.05);
+  CellResult net_bf16 = sample_cell("simple_net", "bf16", 0.9e-3);
+  for (std::size_t i = 0; i < net_bf16.losses.size(); ++i) net_bf16.losses[i] *= 1.2 + (i % 2 == 0 ? 0.01 : -0.01);
+  add_amp_results(net_bf16, net_fp32, 0.05);
+
+  const CellResult cnn_fp32 = sample_cell("simple_cnn", "fp32", 0.125);
+  CellResult cnn_bf16 = sample_cell("simple_cnn", "bf16", 2.5);
+  add_amp_results(cnn_bf16, cnn_fp32, 0.05);
+  CellResult cnn_fp16;
+  cnn_fp16.workload = "simple_cnn";
+  cnn_fp16.mode = "fp16";
+  cnn_fp16.device = "cpu";
+  cnn_fp16.preset = "default";
+  cnn_fp16.status = "failed";
+  cnn_fp16.error = "the cell's process was killed by signal 9 (SIGKILL): out of memory? peak RSS exceeded the limit of the container";
+  report.cells = {net_fp32, net_fp16, net_bf16, cnn_fp32, cnn_fp16, cnn_bf16};
+  return report;
+}
+
+}  // namespace ampbench::testing
