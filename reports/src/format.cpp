@@ -1,0 +1,95 @@
+#include "format.h"
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+
+namespace ampbench::reports::detail {
+namespace {
+
+struct Unit {
+  double seconds;
+  const char* name;
+};
+constexpr std::array<Unit, 4> kUnits = {{{1.0, "s"}, {1e-3, "ms"}, {1e-6, "µs"}, {1e-9, "ns"}}};
+
+const Unit& unit_for(double seconds) {
+  for (const auto& unit : kUnits) {
+    if (std::fabs(seconds) >= unit.seconds) return unit;
+  }
+  return kUnits.back();
+}
+
+// Decimals that give four significant digits for a value in [1, 1000).
+int decimals_for(double scaled) {
+  const double magnitude = std::fabs(scaled);
+  return magnitude >= 100.0 ? 1 : magnitude >= 10.0 ? 2 : 3;
+}
+
+}  // namespace
+
+std::string format_fixed(double value, int decimals) {
+  if (!std::isfinite(value)) return "n/a";
+  std::array<char, 64> buffer{};
+  std::snprintf(buffer.data(), buffer.size(), "%.*f", decimals, value);
+  return buffer.data();
+}
+
+std::string format_duration(double seconds) {
+  if (!std::isfinite(seconds)) return "n/a";
+  const Unit& unit = unit_for(seconds);
+  const double scaled = seconds / unit.seconds;
+  return format_fixed(scaled, decimals_for(scaled)) + " " + unit.name;
+}
+
+std::string format_duration_ci(const SampleSummary& summary) {
+  if (!std::isfinite(summary.median)) return "n/a";
+  const Unit& unit = unit_for(summary.median);
+  const int decimals = decimals_for(summary.median / unit.seconds);
+  return format_fixed(summary.median / unit.seconds, decimals) + " " + unit.name + " [" +
+         format_fixed(summary.ci_low / unit.seconds, decimals) + ", " +
+         format_fixed(summary.ci_high / unit.seconds, decimals) + "]";
+}
+
+std::string format_ratio(double value) { return std::isfinite(value) ? format_fixed(value, 2) + "x" : "n/a"; }
+
+std::string format_ratio_ci(const Ratio& ratio) {
+  if (!std::isfinite(ratio.value)) return "n/a";
+  return format_ratio(ratio.value) + " [" + format_fixed(ratio.ci_low, 2) + ", " + format_fixed(ratio.ci_high, 2) + "]";
+}
+
+std::string format_percent(double fraction, bool signed_value) {
+  if (!std::isfinite(fraction)) return "n/a";
+  const std::string digits = format_fixed(fraction * 100.0, 1);
+  return (signed_value && fraction >= 0.0 ? "+" : "") + digits + "%";
+}
+
+std::string format_bytes(std::int64_t bytes) {
+  constexpr double kMiB = 1024.0 * 1024.0;
+  const double mib = static_cast<double>(bytes) / kMiB;
+  return mib >= 1024.0 ? format_fixed(mib / 1024.0, 2) + " GiB" : format_fixed(mib, 1) + " MiB";
+}
+
+std::size_t display_width(std::string_view text) {
+  std::size_t width = 0;
+  for (const char c : text) {
+    // Count every byte but UTF-8 continuation bytes (10xxxxxx).
+    if ((static_cast<unsigned char>(c) & 0xC0U) != 0x80U) ++width;
+  }
+  return width;
+}
+
+std::string one_line(std::string_view text, std::size_t max_width) {
+  const bool cut = display_width(text) > max_width;
+  const std::size_t keep = cut ? (max_width > 0 ? max_width - 1 : 0) : max_width;
+  std::string line;
+  std::size_t width = 0;
+  for (const char c : text) {
+    const bool starts_code_point = (static_cast<unsigned char>(c) & 0xC0U) != 0x80U;
+    if (starts_code_point && ++width > keep) break;
+    line += (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
+  }
+  return cut ? line + "…" : line;
+}
+
+}  // namespace ampbench::reports::detail

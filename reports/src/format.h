@@ -1,0 +1,36 @@
+// How numbers read in every rendered report (terminal, Markdown, HTML): durations in human units
+// with their interval, ratios as "1.39x [1.37, 1.41]", percentages with a sign, bytes in MiB/GiB.
+// One place, so the three renderers never disagree on a figure.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "ampbench/reports/report.h"
+
+namespace ampbench::reports::detail {
+
+// "1.250 ms": four significant digits in ns, µs, ms or s, whichever keeps the value in [1, 1000).
+[[nodiscard]] std::string format_duration(double seconds);
+// "1.250 ms [1.225, 1.275]": the median and its CI in the median's unit and precision.
+[[nodiscard]] std::string format_duration_ci(const SampleSummary& summary);
+// "1.39x", or with the interval "1.39x [1.37, 1.41]".
+[[nodiscard]] std::string format_ratio(double value);
+[[nodiscard]] std::string format_ratio_ci(const Ratio& ratio);
+// 0.2 -> "+20.0%" (signed) or "20.0%"; "n/a" when not finite.
+[[nodiscard]] std::string format_percent(double fraction, bool signed_value);
+// 50331648 -> "48.0 MiB".
+[[nodiscard]] std::string format_bytes(std::int64_t bytes);
+// "%.*f" without the locale surprises of iostreams; "n/a" when not finite.
+[[nodiscard]] std::string format_fixed(double value, int decimals);
+
+// The number of terminal columns a UTF-8 string takes (one per code point: ampbench prints no
+// wide characters).
+[[nodiscard]] std::size_t display_width(std::string_view text);
+// The text on one line (newlines and tabs become spaces), cut to at most max_width columns with
+// "…" marking the cut.
+[[nodiscard]] std::string one_line(std::string_view text, std::size_t max_width);
+
+}  // namespace ampbench::reports::detail

@@ -1,0 +1,49 @@
+#include "summary_rows.h"
+
+#include <algorithm>
+
+#include "format.h"
+
+namespace ampbench::reports::detail {
+namespace {
+
+constexpr const char* kNone = "-";
+
+std::string divergence_text(const std::optional<Divergence>& divergence) {
+  if (!divergence) return kNone;
+  if (divergence->verdict == "non-finite loss") return divergence->verdict;
+  return divergence->verdict + " (final " + format_percent(divergence->final_relative_difference, false) + ")";
+}
+
+}  // namespace
+
+std::vector<std::string> summary_header() {
+  return {"workload",    "mode",           "device",         "step time (95% CI)", "speedup vs fp32",
+          "peak memory", "memory vs fp32", "loss divergence", "skipped steps"};
+}
+
+SummaryRow summary_row(const CellResult& cell) {
+  SummaryRow row;
+  row.cells = {cell.workload, cell.mode, cell.device};
+  if (cell.status != "ok") {
+    row.failed = true;
+    row.error = cell.error.empty() ? "no error recorded" : cell.error;
+    return row;
+  }
+  row.cells.push_back(format_duration_ci(cell.throughput.step_time_s));
+  row.cells.push_back(cell.speedup_vs_fp32 ? format_ratio_ci(*cell.speedup_vs_fp32) : kNone);
+  row.cells.push_back(format_bytes(cell.memory.peak_tensor_bytes));
+  row.cells.push_back(cell.memory_ratio_vs_fp32 ? format_ratio(cell.memory_ratio_vs_fp32->value) : kNone);
+  row.cells.push_back(divergence_text(cell.divergence));
+  row.cells.push_back(cell.scaler ? std::to_string(cell.scaler->skipped_steps.size()) : kNone);
+  return row;
+}
+
+std::string failed_cells_note(const Report& report) {
+  const auto failed = std::count_if(report.cells.begin(), report.cells.end(),
+                                    [](const CellResult& cell) { return cell.status != "ok"; });
+  if (failed == 0) return "";
+  return std::to_string(failed) + " of " + std::to_string(report.cells.size()) + " cells failed.";
+}
+
+}  // namespace ampbench::reports::detail

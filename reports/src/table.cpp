@@ -1,0 +1,24 @@
+#include "ampbench/reports/table.h"
+
+#include "summary_rows.h"
+#include "text_table.h"
+#include "format.h"
+
+namespace ampbench::reports {
+
+std::string render_table(const Report& report) {
+  detail::TextTable table(detail::summary_header());
+  for (const auto& cell : report.cells) {
+    auto row = detail::summary_row(cell);
+    if (row.failed) {
+      table.add_spanning_row(std::move(row.cells), "FAILED: " + detail::one_line(row.error, kTableErrorWidth));
+    } else {
+      table.add_row(std::move(row.cells));
+    }
+  }
+  std::string out = table.render();
+  if (const auto note = detail::failed_cells_note(report); !note.empty()) out += note + "\n";
+  return out;
+}
+
+}  // namespace ampbench::reports

@@ -1,0 +1,66 @@
+// The JSON Schema in reports/schema/ describes exactly what to_json writes: a written report
+// validates, and broken ones do not (checked with Python's jsonschema, an independent validator).
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "ampbench/reports/report_json.h"
+#include "sample_report.h"
+#include "scratch_dir.h"
+#include "support/process.h"
+
+namespace {
+
+using namespace ampbench::reports;
+using ampbench::testing::make_sample_report;
+using ampbench::testing::run_process;
+using ampbench::testing::ScratchDir;
+
+ampbench::testing::ProcessResult validate(const std::filesystem::path& file) {
+  return run_process({AMPBENCH_PYTHON, AMPBENCH_SCHEMA_VALIDATOR, AMPBENCH_REPORT_SCHEMA, file.string()});
+}
+
+void write_json(const std::filesystem::path& path, const nlohmann::json& json) { std::ofstream(path) << json.dump(1); }
+
+TEST(ReportSchema, AWrittenReportIsValid) {
+  ScratchDir dir;
+  write_report_atomically(make_sample_report(), dir / "report.json");
+  const auto result = validate(dir / "report.json");
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+}
+
+TEST(ReportSchema, AnEmptyReportIsValid) {
+  ScratchDir dir;
+  write_report_atomically(Report{}, dir / "report.json");
+  const auto result = validate(dir / "report.json");
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+}
+
+TEST(ReportSchema, BrokenReportsAreRejectedWithTheField) {
+  ScratchDir dir;
+  const nlohmann::json good = make_sample_report();
+  struct Case {
+    const char* name;
+    nlohmann::json json;
+    const char* expected;
+  };
+  std::vector<Case> cases;
+  cases.push_back({"version.json", good, "schema"});
+  cases.back().json["schema"] = "ampbench.report/2";
+  cases.push_back({"type.json", good, "cells/2/throughput/step_time_s/median"});
+  cases.back().json["cells"][2]["throughput"]["step_time_s"]["median"] = "fast";
+  cases.push_back({"null-step.json", good, "cells/0/step_times_s/3"});
+  cases.back().json["cells"][0]["step_times_s"][3] = nullptr;
+  cases.push_back({"missing.json", good, "'peak_rss_bytes' is a required property"});
+  cases.back().json["cells"][3]["memory"].erase("peak_rss_bytes");
+  cases.push_back({"unknown.json", good, "Additional properties are not allowed"});
+  cases.back().json["cells"][1]["frobnicate"] = true;
+  for (const auto& broken : cases) {
+    write_json(dir / broken.name, broken.json);
+    const auto result = validate(dir / broken.name);
+    EXPECT_EQ(result.exit_code, 1) << broken.name << ": " << result.out << result.err;
+    EXPECT_NE(result.out.find(broken.expected), std::string::npos) << broken.name << ": " << result.out;
+  }
+}
+
+}  // namespace

@@ -1,0 +1,40 @@
+// The terminal table against its golden file, and the properties a reader relies on.
+#include "ampbench/reports/table.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "golden.h"
+#include "sample_report.h"
+
+namespace {
+
+using namespace ampbench::reports;
+using ampbench::testing::make_sample_report;
+
+TEST(RenderTable, MatchesGolden) { ampbench::testing::expect_matches_golden(render_table(make_sample_report()), "table.txt"); }
+
+TEST(RenderTable, FailedCellShowsItsErrorCutToWidth) {
+  const std::string table = render_table(make_sample_report());
+  EXPECT_NE(table.find("FAILED: the cell's process was killed by signal 9"), std::string::npos) << table;
+  EXPECT_NE(table.find("…"), std::string::npos) << table;
+  EXPECT_NE(table.find("1 of 6 cells failed."), std::string::npos) << table;
+}
+
+TEST(RenderTable, MultiLineErrorsStayOnOneLine) {
+  Report report;
+  report.cells.push_back(ampbench::testing::sample_cell("simple_net", "fp32", 1e-3));
+  report.cells.back().status = "failed";
+  report.cells.back().error = "first line\nsecond line";
+  const std::string table = render_table(report);
+  EXPECT_NE(table.find("FAILED: first line second line\n"), std::string::npos) << table;
+  EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 3) << table;  // header, row, note
+}
+
+TEST(RenderTable, EmptyReportIsJustTheHeader) {
+  const std::string table = render_table(Report{});
+  EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 1) << table;
+}
+
+}  // namespace
