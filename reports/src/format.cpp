@@ -64,6 +64,11 @@ std::string format_percent(double fraction, bool signed_value) {
   return (signed_value && fraction >= 0.0 ? "+" : "") + digits + "%";
 }
 
+std::string format_p_value(double p) {
+  if (!std::isfinite(p)) return "n/a";
+  return p < 0.001 ? "<0.001" : format_fixed(p, 3);
+}
+
 std::string format_bytes(std::int64_t bytes) {
   constexpr double kMiB = 1024.0 * 1024.0;
   const double mib = static_cast<double>(bytes) / kMiB;

@@ -21,6 +21,8 @@ namespace ampbench::reports::detail {
 [[nodiscard]] std::string format_ratio_ci(const Ratio& ratio);
 // 0.2 -> "+20.0%" (signed) or "20.0%"; "n/a" when not finite.
 [[nodiscard]] std::string format_percent(double fraction, bool signed_value);
+// "0.003", "<0.001", "n/a": a p-value as people read it.
+[[nodiscard]] std::string format_p_value(double p);
 // 50331648 -> "48.0 MiB".
 [[nodiscard]] std::string format_bytes(std::int64_t bytes);
 // "%.*f" without the locale surprises of iostreams; "n/a" when not finite.

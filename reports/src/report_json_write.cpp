@@ -4,11 +4,13 @@
 #include <optional>
 
 #include "ampbench/reports/report_json.h"
+#include "json_number.h"
 
 namespace ampbench::reports {
 namespace {
 
-nlohmann::json number(double value) { return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr); }
+using detail::json_number;
+nlohmann::json number(double value) { return json_number(value); }
 
 nlohmann::json numbers(const std::vector<double>& values) {
   auto out = nlohmann::json::array();
@@ -20,8 +22,6 @@ template <typename T>
 nlohmann::json optional(const std::optional<T>& value) {
   return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
-
-nlohmann::json optional_number(const std::optional<double>& value) { return value ? number(*value) : nullptr; }
 
 }  // namespace
 
@@ -54,7 +54,7 @@ void to_json(nlohmann::json& out, const Throughput& value) {
          {"tokens_per_s", number(value.tokens_per_s)},
          {"flops_per_step", number(value.flops_per_step)},
          {"achieved_flops_per_s", number(value.achieved_flops_per_s)},
-         {"fraction_of_peak", optional_number(value.fraction_of_peak)},
+         {"fraction_of_peak", json_number(value.fraction_of_peak)},
          {"stop_reason", value.stop_reason}};
 }
 

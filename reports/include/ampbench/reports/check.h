@@ -1,0 +1,58 @@
+// The CI gate: baseline vs current, a verdict per cell and one for the run. A cell regresses only
+// when a change is both statistically real and larger than its threshold, so noise never fails a
+// build and a tiny but real change does not either. Improvements never fail.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ampbench/reports/compare.h"
+#include "ampbench/reports/report.h"
+
+namespace ampbench::reports {
+
+struct CheckOptions {
+  double max_slowdown = 0.05;       // relative change of the median step time
+  double max_memory_growth = 0.05;  // relative change of peak tensor bytes
+  // Largest acceptable |window mean relative loss difference| from FP32 in the current report;
+  // unset: a cell regresses when its divergence verdict got worse than the baseline's.
+  std::optional<double> max_divergence;
+  double alpha = 0.01;  // significance level of the step-time U test and the divergence t-test
+  bool strict = false;  // cells missing from either report (or failed in both) fail the check
+};
+
+// The rules, per matched cell (see check.cpp for the wording of each reason):
+// - step time regresses when the U test gives p < alpha and median(current) / median(base) - 1 >
+//   max_slowdown; the same with the sign reversed is an improvement;
+// - memory regresses when peak tensor bytes grew by more than max_memory_growth (one value per
+//   cell, deterministic for a given workload and mode, so no test);
+// - divergence regresses when an AMP loss became non-finite, or, with max_divergence, when the
+//   current cell's divergence test has p < alpha and |window mean rel. diff| > max_divergence,
+//   or, without it, when the verdict went from "within bound" to "diverged";
+// - a cell that failed in the current report but not in the baseline regresses.
+struct CellCheck {
+  CellKey key;
+  std::string verdict;               // "pass", "improved", "regressed", "missing", "not compared"
+  std::vector<std::string> reasons;  // the figures behind a regression or improvement, or notes
+};
+
+struct CheckResult {
+  std::vector<CellCheck> cells;
+  int regressed = 0;
+  int missing = 0;  // missing from one side, or failed in both
+  bool passed = true;
+};
+
+[[nodiscard]] CheckResult check_reports(const ReportComparison& comparison, const CheckOptions& options);
+
+// Differences that make two reports incomparable: the hardware (CPU model, the models of the GPUs
+// the cells ran on, threads) and each matched cell's precision settings. Empty when they match.
+[[nodiscard]] std::vector<std::string> environment_mismatches(const Report& base, const Report& current);
+
+// The verdict for people: each regressed cell with its figures, then the other notes; the last
+// line says PASS or FAIL with the counts.
+[[nodiscard]] std::string render_check_text(const CheckResult& result, const CheckOptions& options);
+[[nodiscard]] std::string render_check_markdown(const CheckResult& result, const CheckOptions& options);
+
+}  // namespace ampbench::reports

@@ -1,0 +1,63 @@
+// Two reports side by side, cell by cell: the change in median step time with its interval, a
+// Mann-Whitney U test on the per-step samples (what Google Benchmark's compare.py runs), and the
+// change in peak memory and loss divergence. `check` judges these comparisons; `ampbench compare`
+// prints them as a table, Markdown or JSON.
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "ampbench/reports/report.h"
+#include "ampbench/reports/stats.h"
+
+namespace ampbench::reports {
+
+// What identifies a cell across runs.
+struct CellKey {
+  std::string workload;
+  std::string mode;
+  std::string device;
+  std::string preset;
+  auto operator<=>(const CellKey&) const = default;
+  [[nodiscard]] std::string label() const;  // "simple_net/fp16/cpu/default" (empty parts left out)
+};
+[[nodiscard]] CellKey key_of(const CellResult& cell);
+
+struct CellComparison {
+  CellKey key;
+  // Both cells ran and have step-time samples; otherwise `note` says why and the figures are unset.
+  bool comparable = false;
+  std::string note;
+  SampleSummary base_time;     // recomputed from the samples, not copied from the file
+  SampleSummary current_time;
+  Ratio time_ratio;            // current median / base median, bootstrap 95% CI
+  UTestResult u_test;          // current vs base step times
+  std::int64_t base_peak_bytes = 0;
+  std::int64_t current_peak_bytes = 0;
+  std::optional<double> memory_ratio;  // current / base peak tensor bytes; absent when base is 0
+  std::optional<Divergence> base_divergence;
+  std::optional<Divergence> current_divergence;
+  // current - base window mean relative difference; absent unless both cells have a divergence.
+  std::optional<double> divergence_change;
+};
+
+struct ReportComparison {
+  std::vector<CellComparison> cells;  // in the current report's order
+  std::vector<CellKey> only_in_base;
+  std::vector<CellKey> only_in_current;
+};
+
+[[nodiscard]] ReportComparison compare_reports(const Report& base, const Report& current);
+
+// Renderings of a comparison: aligned text, a Markdown table, and JSON (strict: null for
+// non-finite numbers).
+[[nodiscard]] std::string render_comparison_table(const ReportComparison& comparison);
+[[nodiscard]] std::string render_comparison_markdown(const ReportComparison& comparison);
+[[nodiscard]] nlohmann::json comparison_to_json(const ReportComparison& comparison);
+
+}  // namespace ampbench::reports

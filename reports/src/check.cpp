@@ -1,0 +1,114 @@
+// The regression rules of check.h: significant and beyond the threshold, or it passes.
+#include "ampbench/reports/check.h"
+
+#include <cmath>
+
+#include "format.h"
+
+namespace ampbench::reports {
+namespace {
+
+using detail::format_p_value;
+using detail::format_percent;
+
+std::string percent_interval(const Ratio& ratio) {
+  return format_percent(ratio.value - 1.0, true) + " [" + format_percent(ratio.ci_low - 1.0, true) + ", " +
+         format_percent(ratio.ci_high - 1.0, true) + "]";
+}
+
+// The smallest two-sided p-value the exact U test can give for these sizes: 2 / C(n1 + n2, n1).
+double smallest_exact_p(std::int64_t n1, std::int64_t n2) {
+  const auto real = [](std::int64_t value) { return static_cast<double>(value); };
+  const double log_choose = std::lgamma(real(n1 + n2) + 1.0) - std::lgamma(real(n1) + 1.0) - std::lgamma(real(n2) + 1.0);
+  return 2.0 * std::exp(-log_choose);
+}
+
+void check_step_time(const CellComparison& cell, const CheckOptions& options, CellCheck& check) {
+  const double change = cell.time_ratio.value - 1.0;
+  const bool significant = cell.u_test.p_value < options.alpha;
+  const std::string figures = "step time " + percent_interval(cell.time_ratio) + " (" +
+                              detail::format_duration(cell.base_time.median) + " -> " +
+                              detail::format_duration(cell.current_time.median) + "), U test p " +
+                              format_p_value(cell.u_test.p_value);
+  if (significant && change > options.max_slowdown) {
+    check.verdict = "regressed";
+    check.reasons.push_back(figures + " < alpha " + detail::format_fixed(options.alpha, 3) + ", beyond the " +
+                            format_percent(options.max_slowdown, false) + " threshold");
+  } else if (significant && change < -options.max_slowdown) {
+    if (check.verdict == "pass") check.verdict = "improved";
+    check.reasons.push_back(figures + ": faster");
+  } else if (std::fabs(change) > options.max_slowdown) {
+    check.reasons.push_back(figures + ": beyond the threshold but not significant");
+  }
+  const auto n1 = cell.base_time.count;
+  const auto n2 = cell.current_time.count;
+  if (std::min(n1, n2) <= kExactUTestMaxSize && smallest_exact_p(n1, n2) >= options.alpha) {
+    check.reasons.push_back("too few samples (" + std::to_string(n1) + " vs " + std::to_string(n2) +
+                            ") for the U test to reach p < " + detail::format_fixed(options.alpha, 3));
+  }
+}
+
+void check_memory(const CellComparison& cell, const CheckOptions& options, CellCheck& check) {
+  if (!cell.memory_ratio || *cell.memory_ratio - 1.0 <= options.max_memory_growth) return;
+  check.verdict = "regressed";
+  check.reasons.push_back("peak memory " + format_percent(*cell.memory_ratio - 1.0, true) + " (" +
+                          detail::format_bytes(cell.base_peak_bytes) + " -> " +
+                          detail::format_bytes(cell.current_peak_bytes) + "), beyond the " +
+                          format_percent(options.max_memory_growth, false) + " threshold");
+}
+
+void check_divergence(const CellComparison& cell, const CheckOptions& options, CellCheck& check) {
+  if (!cell.current_divergence) return;
+  const Divergence& current = *cell.current_divergence;
+  const std::string base_verdict = cell.base_divergence ? cell.base_divergence->verdict : "none";
+  const std::string figures = "loss divergence " + format_percent(current.window_mean_relative_difference, true) +
+                              " over the final " + std::to_string(current.window) + " steps, p " +
+                              format_p_value(current.p_value);
+  bool regressed = false;
+  if (current.verdict == "non-finite loss") {
+    regressed = base_verdict != "non-finite loss";
+  } else if (options.max_divergence) {
+    regressed = current.p_value < options.alpha &&
+                std::fabs(current.window_mean_relative_difference) > *options.max_divergence;
+  } else {
+    regressed = current.verdict == "diverged" && base_verdict == "within bound";
+  }
+  if (!regressed) return;
+  check.verdict = "regressed";
+  check.reasons.push_back(current.verdict == "non-finite loss" ? "non-finite loss (baseline: " + base_verdict + ")"
+                          : options.max_divergence
+                              ? figures + ", beyond --max-divergence " + format_percent(*options.max_divergence, false)
+                              : figures + ": " + current.verdict + " (baseline: " + base_verdict + ")");
+}
+
+CellCheck check_cell(const CellComparison& cell, const CheckOptions& options) {
+  CellCheck check{cell.key, "pass", {}};
+  if (!cell.comparable) {
+    const bool failed_now = cell.note.rfind("failed in current", 0) == 0;
+    check.verdict = failed_now ? "regressed" : "not compared";
+    check.reasons.push_back(cell.note);
+    return check;
+  }
+  check_step_time(cell, options, check);
+  check_memory(cell, options, check);
+  check_divergence(cell, options, check);
+  return check;
+}
+
+}  // namespace
+
+CheckResult check_reports(const ReportComparison& comparison, const CheckOptions& options) {
+  CheckResult result;
+  for (const auto& cell : comparison.cells) {
+    result.cells.push_back(check_cell(cell, options));
+    if (result.cells.back().verdict == "regressed") ++result.regressed;
+    if (result.cells.back().verdict == "not compared") ++result.missing;
+  }
+  for (const auto& key : comparison.only_in_base) result.cells.push_back({key, "missing", {"only in the baseline"}});
+  for (const auto& key : comparison.only_in_current) result.cells.push_back({key, "missing", {"only in the current report"}});
+  result.missing += static_cast<int>(comparison.only_in_base.size() + comparison.only_in_current.size());
+  result.passed = result.regressed == 0 && !(options.strict && result.missing > 0);
+  return result;
+}
+
+}  // namespace ampbench::reports

@@ -1,0 +1,59 @@
+// The check's verdict as text for the terminal and CI log, and as Markdown for a job summary.
+#include "ampbench/reports/check.h"
+#include "format.h"
+#include "markdown_table.h"
+
+namespace ampbench::reports {
+namespace {
+
+std::string limits_text(const CheckOptions& options) {
+  std::string text = "max slowdown " + detail::format_percent(options.max_slowdown, false) + ", max memory growth " +
+                     detail::format_percent(options.max_memory_growth, false);
+  if (options.max_divergence) text += ", max divergence " + detail::format_percent(*options.max_divergence, false);
+  return text + ", alpha " + detail::format_fixed(options.alpha, 3) + (options.strict ? ", strict" : "");
+}
+
+std::string summary_line(const CheckResult& result, const CheckOptions& options) {
+  std::string line = std::string(result.passed ? "PASS" : "FAIL") + ": " + std::to_string(result.regressed) + " of " +
+                     std::to_string(result.cells.size()) + " cells regressed";
+  if (result.missing > 0) {
+    line += ", " + std::to_string(result.missing) + " missing or not compared" + (options.strict ? "" : " (not failing without --strict)");
+  }
+  return line + " (" + limits_text(options) + ")";
+}
+
+std::string joined(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const auto& part : parts) out += (out.empty() ? "" : "; ") + part;
+  return out;
+}
+
+}  // namespace
+
+std::string render_check_text(const CheckResult& result, const CheckOptions& options) {
+  std::string out;
+  // Regressions first: they are what the reader of a failed CI job is looking for.
+  for (const char* verdict : {"regressed", "missing", "not compared", "improved", "pass"}) {
+    for (const auto& cell : result.cells) {
+      if (cell.verdict != verdict) continue;
+      std::string label = verdict == std::string("regressed") ? "REGRESSED" : verdict;
+      out += label + "  " + cell.key.label() + "\n";
+      for (const auto& reason : cell.reasons) out += "    " + detail::one_line(reason, 400) + "\n";
+    }
+  }
+  return out + summary_line(result, options) + "\n";
+}
+
+std::string render_check_markdown(const CheckResult& result, const CheckOptions& options) {
+  detail::MarkdownTable table({"cell", "verdict", "details"});
+  for (const char* verdict : {"regressed", "missing", "not compared", "improved", "pass"}) {
+    for (const auto& cell : result.cells) {
+      if (cell.verdict != verdict) continue;
+      table.add_row({cell.key.label(), cell.verdict == "regressed" ? "**regressed**" : cell.verdict, joined(cell.reasons)});
+    }
+  }
+  return std::string("### ampbench check: ") + (result.passed ? "PASS" : "FAIL") + "\n\n" + table.render() + "\n" +
+         summary_line(result, options) + "\n";
+}
+
+}  // namespace ampbench::reports

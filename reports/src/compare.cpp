@@ -1,0 +1,78 @@
+#include "ampbench/reports/compare.h"
+
+#include <cmath>
+#include <map>
+
+namespace ampbench::reports {
+namespace {
+
+void compare_times(const CellResult& base, const CellResult& current, CellComparison& result) {
+  result.base_time = summarize(base.step_times_s);
+  result.current_time = summarize(current.step_times_s);
+  result.time_ratio = median_ratio(current.step_times_s, base.step_times_s);
+  result.u_test = mann_whitney_u(current.step_times_s, base.step_times_s);
+}
+
+void compare_memory_and_divergence(const CellResult& base, const CellResult& current, CellComparison& result) {
+  result.base_peak_bytes = base.memory.peak_tensor_bytes;
+  result.current_peak_bytes = current.memory.peak_tensor_bytes;
+  if (base.memory.peak_tensor_bytes > 0) {
+    result.memory_ratio =
+        static_cast<double>(current.memory.peak_tensor_bytes) / static_cast<double>(base.memory.peak_tensor_bytes);
+  }
+  result.base_divergence = base.divergence;
+  result.current_divergence = current.divergence;
+  if (base.divergence && current.divergence) {
+    result.divergence_change =
+        current.divergence->window_mean_relative_difference - base.divergence->window_mean_relative_difference;
+  }
+}
+
+std::string why_not_comparable(const CellResult& base, const CellResult& current) {
+  if (base.status != "ok" && current.status != "ok") return "failed in both reports";
+  if (current.status != "ok") return "failed in current: " + current.error;
+  if (base.status != "ok") return "failed in baseline: " + base.error;
+  if (base.step_times_s.empty() || current.step_times_s.empty()) return "no step-time samples";
+  return "";
+}
+
+}  // namespace
+
+std::string CellKey::label() const {
+  std::string text;
+  for (const std::string* part : {&workload, &mode, &device, &preset}) {
+    if (part->empty()) continue;
+    text += (text.empty() ? "" : "/") + *part;
+  }
+  return text;
+}
+
+CellKey key_of(const CellResult& cell) { return {cell.workload, cell.mode, cell.device, cell.preset}; }
+
+ReportComparison compare_reports(const Report& base, const Report& current) {
+  std::map<CellKey, const CellResult*> base_cells;
+  for (const auto& cell : base.cells) base_cells.emplace(key_of(cell), &cell);
+  ReportComparison comparison;
+  std::map<CellKey, bool> matched;
+  for (const auto& cell : current.cells) {
+    const auto found = base_cells.find(key_of(cell));
+    if (found == base_cells.end()) {
+      comparison.only_in_current.push_back(key_of(cell));
+      continue;
+    }
+    matched[found->first] = true;
+    CellComparison result;
+    result.key = found->first;
+    result.note = why_not_comparable(*found->second, cell);
+    result.comparable = result.note.empty();
+    if (result.comparable) compare_times(*found->second, cell, result);
+    compare_memory_and_divergence(*found->second, cell, result);
+    comparison.cells.push_back(std::move(result));
+  }
+  for (const auto& cell : base.cells) {
+    if (!matched.contains(key_of(cell))) comparison.only_in_base.push_back(key_of(cell));
+  }
+  return comparison;
+}
+
+}  // namespace ampbench::reports

@@ -1,0 +1,188 @@
+// `check` on synthetic reports: real regressions fail, noise and small changes pass, and a large
+// change in noisy samples is left to the test.
+#include "ampbench/reports/check.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+
+#include <nlohmann/json.hpp>
+
+#include "sample_report.h"
+
+namespace {
+
+using namespace ampbench::reports;
+
+// Deterministic normal noise (a 64-bit LCG and Box-Muller), so the samples are the same everywhere.
+std::vector<double> noisy_samples(double median_s, double relative_sd, int count, std::uint64_t seed) {
+  std::uint64_t state = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+  const auto uniform = [&state] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (static_cast<double>(state >> 11) + 0.5) / 9007199254740992.0;
+  };
+  std::vector<double> samples;
+  for (int i = 0; i < count; ++i) {
+    const double z = std::sqrt(-2.0 * std::log(uniform())) * std::cos(6.283185307179586 * uniform());
+    samples.push_back(median_s * std::max(0.05, 1.0 + relative_sd * z));
+  }
+  return samples;
+}
+
+Report one_cell_report(std::vector<double> step_times, std::int64_t peak_bytes = 1 << 20) {
+  Report report;
+  report.environment.cpu_model = "Test CPU";
+  report.cells.push_back(ampbench::testing::sample_cell("simple_net", "fp16", 1e-3));
+  report.cells.back().step_times_s = std::move(step_times);
+  report.cells.back().memory.peak_tensor_bytes = peak_bytes;
+  return report;
+}
+
+CheckResult check(const Report& base, const Report& current, CheckOptions options = {}) {
+  return check_reports(compare_reports(base, current), options);
+}
+
+TEST(Check, TenPercentSlowerWithLowNoiseFails) {
+  const auto result = check(one_cell_report(noisy_samples(1e-3, 0.01, 50, 1)),
+                            one_cell_report(noisy_samples(1.1e-3, 0.01, 50, 2)));
+  EXPECT_FALSE(result.passed);
+  EXPECT_EQ(result.regressed, 1);
+  ASSERT_EQ(result.cells.size(), 1u);
+  EXPECT_EQ(result.cells[0].verdict, "regressed");
+  const std::string text = render_check_text(result, {});
+  EXPECT_NE(text.find("REGRESSED  simple_net/fp16/cpu/default\n    step time +"), std::string::npos) << text;
+  EXPECT_NE(text.find("beyond the 5.0% threshold"), std::string::npos) << text;
+  EXPECT_NE(text.find("FAIL: 1 of 1 cells regressed"), std::string::npos) << text;
+}
+
+TEST(Check, OnePercentSlowerPassesEvenWhenSignificant) {
+  const Report base = one_cell_report(noisy_samples(1e-3, 0.002, 200, 3));
+  const Report current = one_cell_report(noisy_samples(1.01e-3, 0.002, 200, 4));
+  const auto comparison = compare_reports(base, current);
+  EXPECT_LT(comparison.cells[0].u_test.p_value, 0.01);  // real, but within the threshold
+  const auto result = check_reports(comparison, {});
+  EXPECT_TRUE(result.passed);
+  EXPECT_EQ(result.cells[0].verdict, "pass");
+}
+
+TEST(Check, PureNoisePasses) {
+  for (std::uint64_t seed = 10; seed < 20; seed += 2) {
+    const auto result = check(one_cell_report(noisy_samples(1e-3, 0.05, 40, seed)),
+                              one_cell_report(noisy_samples(1e-3, 0.05, 40, seed + 1)));
+    EXPECT_TRUE(result.passed) << "seed " << seed << "\n" << render_check_text(result, {});
+  }
+}
+
+TEST(Check, LargeButNoisyChangeIsDecidedByTheTest) {
+  // +20% in the medians, 40% noise: with 8 samples a side the U test cannot tell, so it passes
+  // and says why; with 400 a side it can, and the same shift fails.
+  const auto few = compare_reports(one_cell_report(noisy_samples(1e-3, 0.4, 8, 30)),
+                                   one_cell_report(noisy_samples(1.2e-3, 0.4, 8, 31)));
+  ASSERT_TRUE(few.cells[0].comparable);
+  EXPECT_GT(few.cells[0].u_test.p_value, 0.01);
+  const auto few_result = check_reports(few, {});
+  EXPECT_TRUE(few_result.passed);
+  EXPECT_NE(render_check_text(few_result, {}).find("not significant"), std::string::npos)
+      << render_check_text(few_result, {});
+
+  const auto many = compare_reports(one_cell_report(noisy_samples(1e-3, 0.4, 400, 32)),
+                                    one_cell_report(noisy_samples(1.2e-3, 0.4, 400, 33)));
+  EXPECT_LT(many.cells[0].u_test.p_value, 0.01);
+  EXPECT_FALSE(check_reports(many, {}).passed);
+}
+
+TEST(Check, ImprovementsNeverFail) {
+  const auto result = check(one_cell_report(noisy_samples(1e-3, 0.01, 50, 40)),
+                            one_cell_report(noisy_samples(0.7e-3, 0.01, 50, 41)));
+  EXPECT_TRUE(result.passed);
+  EXPECT_EQ(result.cells[0].verdict, "improved");
+}
+
+TEST(Check, TooFewSamplesAreCalledOut) {
+  const auto result = check(one_cell_report({1e-3, 1.1e-3, 0.9e-3}), one_cell_report({2e-3, 2.1e-3, 1.9e-3}));
+  EXPECT_TRUE(result.passed);
+  EXPECT_NE(render_check_text(result, {}).find("too few samples (3 vs 3)"), std::string::npos);
+}
+
+TEST(Check, MemoryGrowthBeyondThresholdFails) {
+  const auto samples = noisy_samples(1e-3, 0.01, 30, 50);
+  EXPECT_FALSE(check(one_cell_report(samples, 100 << 20), one_cell_report(samples, 110 << 20)).passed);
+  EXPECT_TRUE(check(one_cell_report(samples, 100 << 20), one_cell_report(samples, 103 << 20)).passed);
+  CheckOptions loose;
+  loose.max_memory_growth = 0.2;
+  EXPECT_TRUE(check(one_cell_report(samples, 100 << 20), one_cell_report(samples, 110 << 20), loose).passed);
+}
+
+TEST(Check, DivergenceThatGotWorseFails) {
+  const auto samples = noisy_samples(1e-3, 0.01, 30, 60);
+  Report base = one_cell_report(samples);
+  Report current = one_cell_report(samples);
+  base.cells[0].divergence = Divergence{"fp32", 40, 0.01, 0.01, 20, 0.01, 0.3, 0.05, "within bound"};
+  current.cells[0].divergence = Divergence{"fp32", 40, 0.2, 0.2, 20, 0.15, 1e-6, 0.05, "diverged"};
+  EXPECT_FALSE(check(base, current).passed);
+  CheckOptions options;
+  options.max_divergence = 0.2;  // 15% is within an explicit 20% limit
+  EXPECT_TRUE(check(base, current, options).passed);
+  options.max_divergence = 0.1;
+  EXPECT_FALSE(check(base, current, options).passed);
+  current.cells[0].divergence->verdict = "non-finite loss";
+  EXPECT_FALSE(check(base, current).passed);
+}
+
+TEST(Check, MissingCellsFailOnlyWhenStrict) {
+  Report base = one_cell_report(noisy_samples(1e-3, 0.01, 30, 70));
+  const Report current = one_cell_report(noisy_samples(1e-3, 0.01, 30, 71));
+  base.cells.push_back(ampbench::testing::sample_cell("simple_cnn", "bf16", 1e-2));
+  const auto result = check(base, current);
+  EXPECT_TRUE(result.passed);
+  EXPECT_EQ(result.missing, 1);
+  EXPECT_NE(render_check_text(result, {}).find("missing  simple_cnn/bf16/cpu/default\n    only in the baseline"),
+            std::string::npos);
+  CheckOptions strict;
+  strict.strict = true;
+  EXPECT_FALSE(check(base, current, strict).passed);
+}
+
+TEST(Check, ACellThatFailsNowRegresses) {
+  const Report base = one_cell_report(noisy_samples(1e-3, 0.01, 30, 80));
+  Report current = base;
+  current.cells[0].status = "failed";
+  current.cells[0].error = "out of memory";
+  const auto result = check(base, current);
+  EXPECT_FALSE(result.passed);
+  EXPECT_EQ(result.cells[0].reasons[0], "failed in current: out of memory");
+}
+
+TEST(EnvironmentMismatch, OtherHardwareOrPrecisionSettingsAreNamed) {
+  const Report base = one_cell_report({1e-3});
+  EXPECT_TRUE(environment_mismatches(base, base).empty());
+  Report other = base;
+  other.environment.cpu_model = "Other CPU";
+  other.cells[0].settings.tf32_matmul = true;
+  const auto mismatches = environment_mismatches(base, other);
+  ASSERT_EQ(mismatches.size(), 2u);
+  EXPECT_EQ(mismatches[0], "CPU \"Test CPU\" vs \"Other CPU\"");
+  EXPECT_EQ(mismatches[1], "simple_net/fp16/cpu/default precision settings: tf32_matmul false vs true");
+}
+
+TEST(Compare, CellByCellWithIntervalsAndMissingCells) {
+  const Report base = ampbench::testing::make_sample_report();
+  Report current = base;
+  current.cells.pop_back();
+  for (double& t : current.cells[0].step_times_s) t *= 1.5;
+  const auto comparison = compare_reports(base, current);
+  ASSERT_EQ(comparison.cells.size(), 5u);
+  EXPECT_NEAR(comparison.cells[0].time_ratio.value, 1.5, 1e-12);
+  EXPECT_LT(comparison.cells[0].u_test.p_value, 1e-6);
+  EXPECT_FALSE(comparison.cells[4].comparable);  // failed in both
+  ASSERT_EQ(comparison.only_in_base.size(), 1u);
+  const std::string table = render_comparison_table(comparison);
+  EXPECT_NE(table.find("+50.0% [+"), std::string::npos) << table;
+  EXPECT_NE(table.find("only in baseline: simple_cnn/bf16/cpu/default"), std::string::npos) << table;
+  const auto json = comparison_to_json(comparison);
+  EXPECT_EQ(json["cells"][0]["cell"], "simple_net/fp32/cpu/default");
+  EXPECT_EQ(json.dump().find("NaN"), std::string::npos);
+}
+
+}  // namespace
