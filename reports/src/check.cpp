@@ -32,7 +32,7 @@ void check_step_time(const CellComparison& cell, const CheckOptions& options, Ce
                               format_p_value(cell.u_test.p_value);
   if (significant && change > options.max_slowdown) {
     check.verdict = "regressed";
-    check.reasons.push_back(figures + " < alpha " + detail::format_fixed(options.alpha, 3) + ", beyond the " +
+    check.reasons.push_back(figures + " < alpha " + detail::format_general(options.alpha) + ", beyond the " +
                             format_percent(options.max_slowdown, false) + " threshold");
   } else if (significant && change < -options.max_slowdown) {
     if (check.verdict == "pass") check.verdict = "improved";
@@ -44,7 +44,7 @@ void check_step_time(const CellComparison& cell, const CheckOptions& options, Ce
   const auto n2 = cell.current_time.count;
   if (std::min(n1, n2) <= kExactUTestMaxSize && smallest_exact_p(n1, n2) >= options.alpha) {
     check.reasons.push_back("too few samples (" + std::to_string(n1) + " vs " + std::to_string(n2) +
-                            ") for the U test to reach p < " + detail::format_fixed(options.alpha, 3));
+                            ") for the U test to reach p < " + detail::format_general(options.alpha));
   }
 }
 

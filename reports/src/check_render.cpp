@@ -10,7 +10,7 @@ std::string limits_text(const CheckOptions& options) {
   std::string text = "max slowdown " + detail::format_percent(options.max_slowdown, false) + ", max memory growth " +
                      detail::format_percent(options.max_memory_growth, false);
   if (options.max_divergence) text += ", max divergence " + detail::format_percent(*options.max_divergence, false);
-  return text + ", alpha " + detail::format_fixed(options.alpha, 3) + (options.strict ? ", strict" : "");
+  return text + ", alpha " + detail::format_general(options.alpha) + (options.strict ? ", strict" : "");
 }
 
 std::string summary_line(const CheckResult& result, const CheckOptions& options) {

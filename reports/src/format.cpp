@@ -35,6 +35,13 @@ std::string format_fixed(double value, int decimals) {
   return buffer.data();
 }
 
+std::string format_general(double value) {
+  if (!std::isfinite(value)) return "n/a";
+  std::array<char, 64> buffer{};
+  std::snprintf(buffer.data(), buffer.size(), "%g", value);
+  return buffer.data();
+}
+
 std::string format_duration(double seconds) {
   if (!std::isfinite(seconds)) return "n/a";
   const Unit& unit = unit_for(seconds);

@@ -25,6 +25,8 @@ namespace ampbench::reports::detail {
 [[nodiscard]] std::string format_p_value(double p);
 // 50331648 -> "48.0 MiB".
 [[nodiscard]] std::string format_bytes(std::int64_t bytes);
+// "%g": 0.01 -> "0.01", 1e-06 -> "1e-06".
+[[nodiscard]] std::string format_general(double value);
 // "%.*f" without the locale surprises of iostreams; "n/a" when not finite.
 [[nodiscard]] std::string format_fixed(double value, int decimals);
 

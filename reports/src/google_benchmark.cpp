@@ -1,0 +1,105 @@
+#include "ampbench/reports/google_benchmark.h"
+
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "ampbench/reports/stats.h"
+#include "json_reader.h"
+
+namespace ampbench::reports {
+namespace {
+
+using detail::fail_at;
+
+double seconds_per(const std::string& unit, const std::string& path) {
+  static const std::map<std::string, double> kUnits = {{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1.0}};
+  const auto found = kUnits.find(unit);
+  if (found == kUnits.end()) fail_at(path, "unknown time unit \"" + unit + "\"");
+  return found->second;
+}
+
+Environment environment_from_context(const nlohmann::json& context) {
+  // Google Benchmark names no CPU model; its CPU count and clock stand in for it, so that check's
+  // hardware comparison still sees a different machine.
+  Environment environment;
+  environment.ampbench_version = "google-benchmark";
+  const auto text = [&context](const char* key) {
+    const auto found = context.find(key);
+    return found != context.end() && found->is_string() ? found->get<std::string>() : std::string();
+  };
+  const auto number = [&context](const char* key) {
+    const auto found = context.find(key);
+    return found != context.end() && found->is_number() ? found->get<double>() : 0.0;
+  };
+  environment.hostname = text("host_name");
+  environment.timestamp_utc = text("date");
+  environment.threads = static_cast<int>(number("num_cpus"));
+  environment.cpu_model = std::to_string(environment.threads) + " CPUs at " +
+                          std::to_string(static_cast<long long>(number("mhz_per_cpu"))) + " MHz";
+  environment.devices.push_back({"cpu", environment.cpu_model, "", 0, environment.threads});
+  return environment;
+}
+
+// Adds one benchmark entry's sample to its cell (created on first sight, in file order).
+void add_benchmark(const nlohmann::json& entry, const std::string& path, Report& report,
+                   std::map<std::string, std::size_t>& cell_index) {
+  detail::ObjectReader fields(entry, path);
+  const std::string name = fields.text("name");
+  const auto* run_type = fields.optional("run_type");
+  if (run_type != nullptr && detail::read_string(*run_type, fields.path_of("run_type")) != "iteration") return;
+  const auto* run_name = fields.optional("run_name");
+  const std::string cell_name = run_name ? detail::read_string(*run_name, fields.path_of("run_name")) : name;
+  auto [position, inserted] = cell_index.try_emplace(cell_name, report.cells.size());
+  if (inserted) {
+    CellResult cell;
+    cell.workload = cell_name;
+    cell.mode = "benchmark";
+    cell.device = "cpu";
+    cell.tensor_cores.reason = "not measured by Google Benchmark";
+    report.cells.push_back(std::move(cell));
+  }
+  CellResult& cell = report.cells[position->second];
+  if (const auto* error = fields.optional("error_occurred"); error && detail::read_bool(*error, fields.path_of("error_occurred"))) {
+    cell.status = "failed";
+    const auto* message = fields.optional("error_message");
+    cell.error = message ? detail::read_string(*message, fields.path_of("error_message")) : "benchmark reported an error";
+    return;
+  }
+  const double unit = seconds_per(fields.text("time_unit"), fields.path_of("time_unit"));
+  cell.step_times_s.push_back(detail::read_finite_number(fields.required("real_time"), fields.path_of("real_time")) * unit);
+}
+
+}  // namespace
+
+bool is_google_benchmark_json(const nlohmann::json& json) {
+  return json.is_object() && json.contains("context") && json.contains("benchmarks") && !json.contains("schema");
+}
+
+Report report_from_google_benchmark(const nlohmann::json& json) {
+  if (!json.is_object()) fail_at("", std::string("expected an object, got ") + json.type_name());
+  if (!json.contains("context") || !json["context"].is_object()) fail_at("context", "expected an object");
+  Report report;
+  report.environment = environment_from_context(json["context"]);
+  const auto& benchmarks = json.contains("benchmarks") ? json["benchmarks"] : nlohmann::json();
+  if (!benchmarks.is_array()) fail_at("benchmarks", std::string("expected an array, got ") + benchmarks.type_name());
+  std::map<std::string, std::size_t> cell_index;
+  for (std::size_t i = 0; i < benchmarks.size(); ++i) {
+    add_benchmark(benchmarks[i], "benchmarks[" + std::to_string(i) + "]", report, cell_index);
+  }
+  for (auto& cell : report.cells) {
+    if (cell.status == "ok" && !cell.step_times_s.empty()) cell.throughput.step_time_s = summarize(cell.step_times_s);
+  }
+  return report;
+}
+
+Report read_report_or_google_benchmark(const std::filesystem::path& path, std::uintmax_t max_bytes) {
+  const auto json = parse_json_text(read_text_file(path, max_bytes), path.string());
+  try {
+    return is_google_benchmark_json(json) ? report_from_google_benchmark(json) : parse_report(json);
+  } catch (const ReportError& error) {
+    throw ReportError(path.string() + ": " + error.what());
+  }
+}
+
+}  // namespace ampbench::reports

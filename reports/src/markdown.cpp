@@ -1,0 +1,77 @@
+#include "ampbench/reports/markdown.h"
+
+#include "format.h"
+#include "markdown_table.h"
+#include "summary_rows.h"
+
+namespace ampbench::reports {
+namespace {
+
+std::string machine_line(const Report& report) {
+  const auto& env = report.environment;
+  std::string line = env.cpu_model + " (" + env.cpu_capability + ", " + std::to_string(env.threads) + " threads)";
+  for (const auto& device : env.devices) {
+    if (device.name != "cpu") line += " · " + device.name + " " + device.model;
+  }
+  line += " · torch " + env.torch_version;
+  if (!env.torch_cuda_version.empty()) line += " (CUDA " + env.torch_cuda_version + ")";
+  line += " · ampbench " + env.ampbench_version + " (" + env.git_revision + ") · " + env.timestamp_utc;
+  if (!report.config.preset.empty()) line += " · preset " + report.config.preset;
+  return detail::markdown_cell(line);
+}
+
+std::string summary_table(const Report& report) {
+  detail::MarkdownTable table(detail::summary_header());
+  for (const auto& cell : report.cells) {
+    auto row = detail::summary_row(cell);
+    if (row.failed) row.cells.push_back("**failed**");
+    table.add_row(std::move(row.cells));
+  }
+  return table.render();
+}
+
+std::string failed_cells(const Report& report) {
+  std::string out;
+  for (const auto& cell : report.cells) {
+    if (cell.status == "ok") continue;
+    out += "- `" + cell.workload + "/" + cell.mode + "/" + cell.device + "`: " + detail::markdown_cell(cell.error) + "\n";
+  }
+  return out.empty() ? out : "\n**Failed cells**\n\n" + out;
+}
+
+std::string precision_table(const Report& report) {
+  detail::MarkdownTable table({"workload", "mode", "device", "low-precision FLOP share", "tensor cores"});
+  bool any = false;
+  for (const auto& cell : report.cells) {
+    if (cell.status != "ok" || (!cell.precision && cell.tensor_cores.status != "measured")) continue;
+    any = true;
+    std::string tensor_cores = cell.tensor_cores.status;
+    for (const auto& metric : cell.tensor_cores.metrics) {
+      tensor_cores += "; " + metric.name + " " + detail::format_fixed(metric.value, 2) + " " + metric.unit;
+    }
+    table.add_row({cell.workload, cell.mode, cell.device,
+                   cell.precision ? detail::format_percent(cell.precision->low_precision_flop_share, false) : "-",
+                   tensor_cores});
+  }
+  return any ? "\n**Precision audit**\n\n" + table.render() : "";
+}
+
+constexpr const char* kHowToRead =
+    "\n<details><summary>How to read this</summary>\n\n"
+    "- Step time: the median of every timed step, with a distribution-free 95% confidence interval "
+    "(order statistics).\n"
+    "- Speedup: FP32 median / this median, with a 95% bootstrap interval. Memory: peak tensor bytes / FP32's.\n"
+    "- Loss divergence: \"diverged\" needs both a paired t-test over the final steps with p < 0.01 and a mean "
+    "relative loss difference beyond the bound; \"final\" is the relative difference at the last step.\n"
+    "- Skipped steps: steps the GradScaler skipped because a gradient was not finite.\n\n"
+    "</details>\n";
+
+}  // namespace
+
+std::string render_markdown(const Report& report) {
+  std::string out = "## ampbench report\n\n" + machine_line(report) + "\n\n" + summary_table(report);
+  if (const auto note = detail::failed_cells_note(report); !note.empty()) out += "\n" + note + "\n";
+  return out + failed_cells(report) + precision_table(report) + kHowToRead;
+}
+
+}  // namespace ampbench::reports

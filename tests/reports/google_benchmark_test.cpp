@@ -1,0 +1,65 @@
+// Google Benchmark's JSON read as a report: repetitions become samples, aggregates are skipped.
+#include "ampbench/reports/google_benchmark.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "ampbench/reports/check.h"
+
+namespace {
+
+using namespace ampbench::reports;
+
+nlohmann::json benchmark_json(double scale) {
+  auto benchmarks = nlohmann::json::array();
+  for (int repetition = 0; repetition < 10; ++repetition) {
+    benchmarks.push_back({{"name", "BM_Gemm/fp16/512"}, {"run_name", "BM_Gemm/fp16/512"}, {"run_type", "iteration"},
+                          {"repetitions", 10}, {"repetition_index", repetition}, {"iterations", 100},
+                          {"real_time", scale * (100.0 + repetition % 3)}, {"cpu_time", 99.0}, {"time_unit", "us"}});
+  }
+  benchmarks.push_back({{"name", "BM_Gemm/fp16/512_mean"}, {"run_name", "BM_Gemm/fp16/512"}, {"run_type", "aggregate"},
+                        {"aggregate_name", "mean"}, {"real_time", 101.0}, {"time_unit", "us"}});
+  benchmarks.push_back({{"name", "BM_Broken"}, {"run_type", "iteration"}, {"error_occurred", true},
+                        {"error_message", "no GPU"}, {"real_time", 0}, {"time_unit", "ns"}});
+  return {{"context", {{"date", "2025-01-01T00:00:00+00:00"}, {"host_name", "box"}, {"num_cpus", 2}, {"mhz_per_cpu", 2400}}},
+          {"benchmarks", benchmarks}};
+}
+
+TEST(GoogleBenchmark, RepetitionsBecomeSamplesAndAggregatesAreSkipped) {
+  const auto json = benchmark_json(1.0);
+  ASSERT_TRUE(is_google_benchmark_json(json));
+  const Report report = report_from_google_benchmark(json);
+  ASSERT_EQ(report.cells.size(), 2u);
+  EXPECT_EQ(report.cells[0].workload, "BM_Gemm/fp16/512");
+  ASSERT_EQ(report.cells[0].step_times_s.size(), 10u);
+  EXPECT_DOUBLE_EQ(report.cells[0].step_times_s[1], 101e-6);
+  EXPECT_EQ(report.cells[0].throughput.step_time_s.count, 10);
+  EXPECT_EQ(report.cells[1].status, "failed");
+  EXPECT_EQ(report.cells[1].error, "no GPU");
+  EXPECT_EQ(report.environment.cpu_model, "2 CPUs at 2400 MHz");
+}
+
+TEST(GoogleBenchmark, CheckJudgesBenchmarksLikeCells) {
+  const auto result = check_reports(compare_reports(report_from_google_benchmark(benchmark_json(1.0)),
+                                                    report_from_google_benchmark(benchmark_json(1.2))),
+                                    {});
+  EXPECT_FALSE(result.passed);
+  EXPECT_EQ(result.cells[0].verdict, "regressed");
+}
+
+TEST(GoogleBenchmark, WrongTypesAreNamed) {
+  auto json = benchmark_json(1.0);
+  json["benchmarks"][3]["real_time"] = "fast";
+  try {
+    (void)report_from_google_benchmark(json);
+    FAIL() << "no error";
+  } catch (const ReportError& error) {
+    EXPECT_STREQ(error.what(), "benchmarks[3].real_time: expected a number, got string");
+  }
+  json = benchmark_json(1.0);
+  json["benchmarks"][0]["time_unit"] = "fortnights";
+  EXPECT_THROW((void)report_from_google_benchmark(json), ReportError);
+}
+
+}  // namespace

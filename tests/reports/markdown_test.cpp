@@ -1,0 +1,37 @@
+// The Markdown report, the compare Markdown and the check Markdown against golden files.
+#include "ampbench/reports/markdown.h"
+
+#include <gtest/gtest.h>
+
+#include "ampbench/reports/check.h"
+#include "golden.h"
+#include "sample_report.h"
+
+namespace {
+
+using namespace ampbench::reports;
+using ampbench::testing::expect_matches_golden;
+using ampbench::testing::make_sample_report;
+
+TEST(RenderMarkdown, MatchesGolden) { expect_matches_golden(render_markdown(make_sample_report()), "report.md"); }
+
+TEST(RenderMarkdown, PipesInErrorsCannotBreakTheTable) {
+  Report report = make_sample_report();
+  report.cells[4].error = "a | b\nc";
+  const std::string markdown = render_markdown(report);
+  EXPECT_NE(markdown.find("a \\| b c"), std::string::npos) << markdown;
+}
+
+TEST(RenderCheckMarkdown, MatchesGolden) {
+  const Report base = make_sample_report();
+  Report current = base;
+  for (double& t : current.cells[0].step_times_s) t *= 1.5;
+  current.cells[3].memory.peak_tensor_bytes *= 2;
+  current.cells.pop_back();
+  CheckOptions options;
+  const auto result = check_reports(compare_reports(base, current), options);
+  expect_matches_golden(render_check_markdown(result, options), "check.md");
+  expect_matches_golden(render_comparison_markdown(compare_reports(base, current)), "compare.md");
+}
+
+}  // namespace
