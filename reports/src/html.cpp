@@ -1,0 +1,95 @@
+#include "ampbench/reports/html.h"
+
+#include <nlohmann/json.hpp>
+
+#include "ampbench/reports/report_json.h"
+#include "format.h"
+#include "html_assets.h"
+#include "summary_rows.h"
+
+namespace ampbench::reports {
+namespace {
+
+std::string escaped(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// The report as JSON that cannot end its <script> element early: every "<" becomes \u003c, which
+// only occurs inside JSON strings, where the escape means the same character.
+std::string embedded_json(const Report& report) {
+  const std::string json = report_to_text(report);
+  std::string out;
+  out.reserve(json.size());
+  for (const char c : json) out += c == '<' ? std::string("\\u003c") : std::string(1, c);
+  return out;
+}
+
+std::string summary_table(const Report& report) {
+  std::string out = "<div class=\"table-wrap\"><table class=\"summary\"><thead><tr>";
+  for (const auto& title : detail::summary_header()) out += "<th>" + escaped(title) + "</th>";
+  out += "</tr></thead><tbody>\n";
+  const auto columns = std::to_string(detail::summary_header().size() - 3);
+  for (const auto& cell : report.cells) {
+    const auto row = detail::summary_row(cell);
+    out += "<tr>";
+    for (const auto& text : row.cells) out += "<td>" + escaped(text) + "</td>";
+    if (row.failed) out += "<td class=\"error\" colspan=\"" + columns + "\">failed: " + escaped(row.error) + "</td>";
+    out += "</tr>\n";
+  }
+  return out + "</tbody></table></div>\n";
+}
+
+std::string machine_line(const Environment& env) {
+  std::string line = env.cpu_model + " (" + env.cpu_capability + ", " + std::to_string(env.threads) + " threads)";
+  for (const auto& device : env.devices) {
+    if (device.name != "cpu") line += " · " + device.name + " " + device.model;
+  }
+  return line + " · torch " + env.torch_version + " · CUDA: " + env.cuda_status + " · ampbench " +
+         env.ampbench_version + " (" + env.git_revision + ") · " + env.timestamp_utc;
+}
+
+std::string chart_section(const char* title, const char* id) {
+  return std::string("<h2>") + title + "</h2>\n<div class=\"charts\" id=\"" + id + "\"></div>\n";
+}
+
+constexpr const char* kHowToRead =
+    "<h2>How to read this</h2>\n<ul class=\"note\">\n"
+    "<li>Step time: the median of every timed step; whiskers show its distribution-free 95% confidence interval.</li>\n"
+    "<li>Speedup: FP32 median / this median, with a 95% bootstrap interval; the dashed line is 1.0x.</li>\n"
+    "<li>Loss divergence: &ldquo;diverged&rdquo; needs a paired t-test over the final steps with p &lt; 0.01 and a mean "
+    "relative loss difference beyond the bound.</li>\n"
+    "<li>GradScaler scale: red dots mark steps skipped because a gradient was not finite.</li>\n</ul>\n";
+
+}  // namespace
+
+std::string render_html(const Report& report) {
+  std::string page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                     "<title>ampbench report</title>\n<style>";
+  page += detail::kHtmlStyle;
+  page += "</style>\n</head>\n<body>\n<h1>ampbench report</h1>\n<p class=\"machine\">" +
+          escaped(machine_line(report.environment)) + "</p>\n" +
+          "<p id=\"ampbench-render-status\" data-status=\"pending\">Drawing the charts (this needs JavaScript)…</p>\n" +
+          "<h2>Summary</h2>\n" + summary_table(report);
+  if (const auto note = detail::failed_cells_note(report); !note.empty()) page += "<p class=\"note\">" + note + "</p>\n";
+  page += chart_section("Step time per mode", "chart-step-time") + chart_section("Speedup vs FP32", "chart-speedup") +
+          chart_section("Peak memory per mode", "chart-memory") + chart_section("Loss, FP32 vs AMP", "chart-loss") +
+          chart_section("GradScaler scale", "chart-scale") +
+          chart_section("Tensor-core utilisation", "chart-tensor-cores") + kHowToRead;
+  page += "<script type=\"application/json\" id=\"ampbench-data\">" + embedded_json(report) + "</script>\n";
+  page += std::string("<script>") + detail::kHtmlErrorTrap + "</script>\n<script>" + detail::kHtmlScript +
+          "</script>\n</body>\n</html>\n";
+  return page;
+}
+
+}  // namespace ampbench::reports

@@ -1,0 +1,14 @@
+// The stylesheet and script inlined into every HTML report: the page must open offline, so nothing
+// is fetched. The script draws the charts as SVG from the report's JSON embedded in the page and
+// marks #ampbench-render-status with data-status="ok" only when every chart was drawn without a
+// script error (the browser test checks that marker).
+#pragma once
+
+namespace ampbench::reports::detail {
+
+extern const char* const kHtmlStyle;
+// Registered before the main script so that even a syntax error in it is caught and shown.
+extern const char* const kHtmlErrorTrap;
+extern const char* const kHtmlScript;
+
+}  // namespace ampbench::reports::detail

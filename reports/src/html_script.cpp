@@ -1,0 +1,175 @@
+// The HTML report's charts, drawn as SVG by plain JavaScript from the embedded report JSON.
+#include "html_assets.h"
+
+namespace ampbench::reports::detail {
+
+const char* const kHtmlScript = R"js(
+(function () {
+  'use strict';
+  var SVG = 'http://www.w3.org/2000/svg';
+  var COLORS = { fp32: '#4e79a7', fp16: '#f28e2b', bf16: '#59a14f', 'fp16-noscale': '#e15759', tf32: '#76b7b2' };
+  var report = JSON.parse(document.getElementById('ampbench-data').textContent);
+  var ok = report.cells.filter(function (c) { return c.status === 'ok'; });
+
+  function color(mode) { return COLORS[mode] || '#9c755f'; }
+  function node(tag, attrs, parent, text) {
+    var e = document.createElementNS(SVG, tag);
+    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    if (text !== undefined) e.textContent = text;
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+  function html(tag, attrs, parent, text) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    if (text !== undefined) e.textContent = text;
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+  function groupBy(cells, key) {
+    var groups = [];
+    cells.forEach(function (c) {
+      var k = key(c), g = groups.find(function (x) { return x.key === k; });
+      if (!g) { g = { key: k, cells: [] }; groups.push(g); }
+      g.cells.push(c);
+    });
+    return groups;
+  }
+  function place(c) { return c.workload + ' @ ' + c.device; }
+  function seconds(v) {
+    var units = [[1, 's'], [1e-3, 'ms'], [1e-6, '\u00b5s'], [1e-9, 'ns']];
+    for (var i = 0; i < units.length; ++i) if (Math.abs(v) >= units[i][0]) return (v / units[i][0]).toPrecision(3) + ' ' + units[i][1];
+    return v.toPrecision(3) + ' s';
+  }
+  function mib(v) { return (v / 1048576).toFixed(1) + ' MiB'; }
+  function niceMax(v) {
+    if (!(v > 0)) return 1;
+    var p = Math.pow(10, Math.floor(Math.log10(v))), m = v / p;
+    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+  }
+  function figure(container, kind, title) {
+    var f = html('figure', { 'class': 'chart', 'data-chart': kind }, container);
+    html('figcaption', {}, f, title);
+    return f;
+  }
+  function legend(f, modes) {
+    var l = html('div', { 'class': 'legend' }, f);
+    modes.forEach(function (m) { html('span', { style: '--swatch:' + color(m) }, l, m); });
+  }
+  // Five even ticks, or on a log2 axis one tick per whole power of two (at most about five).
+  function yAxis(svg, box, max, format, log) {
+    var fractions = [0, 0.25, 0.5, 0.75, 1];
+    if (log) {
+      var stride = Math.max(1, Math.ceil((log.max - log.min) / 4));
+      fractions = [];
+      for (var e = log.min; e <= log.max; e += stride) fractions.push((e - log.min) / (log.max - log.min));
+    }
+    fractions.forEach(function (t) {
+      var y = box.top + box.height * (1 - t);
+      node('line', { x1: box.left, x2: box.left + box.width, y1: y, y2: y, stroke: '#eaeef2' }, svg);
+      var value = log ? Math.pow(2, Math.round(log.min + (log.max - log.min) * t)) : max * t;
+      node('text', { x: box.left - 6, y: y + 4, 'text-anchor': 'end' }, svg, format(value));
+    });
+  }
+
+  // Bars per group with optional CI whiskers and a reference line (speedup 1.0).
+  function barChart(container, kind, title, groups, format, reference) {
+    var f = figure(container, kind, title);
+    // Each group is wide enough for its bars and for its label.
+    var widths = groups.map(function (g) { return Math.max(g.bars.length * 34, 7 * g.key.length); });
+    var box = { left: 64, top: 10, width: Math.max(220, widths.reduce(function (a, w) { return a + w + 20; }, 10)), height: 180 };
+    var svg = node('svg', { width: box.left + box.width + 10, height: box.top + box.height + 40, role: 'img' }, f);
+    var max = niceMax(Math.max.apply(null, groups.map(function (g) {
+      return Math.max.apply(null, g.bars.map(function (b) { return Math.max(b.value, b.high || 0, reference || 0); }));
+    })));
+    yAxis(svg, box, max, format);
+    var scale = function (v) { return box.top + box.height * (1 - Math.max(0, v) / max); };
+    var x = box.left + 10, modes = [];
+    groups.forEach(function (g, index) {
+      var start = x;
+      x += (widths[index] - g.bars.length * 34) / 2;
+      g.bars.forEach(function (b) {
+        if (modes.indexOf(b.mode) < 0) modes.push(b.mode);
+        var r = node('rect', { 'class': 'bar', x: x, y: scale(b.value), width: 26, height: box.top + box.height - scale(b.value), fill: color(b.mode) }, svg);
+        node('title', {}, r, g.key + ' ' + b.mode + ': ' + format(b.value) + (b.low !== undefined ? ' [' + format(b.low) + ', ' + format(b.high) + ']' : ''));
+        if (b.low !== undefined && b.low !== null) {
+          node('line', { 'class': 'whisker', x1: x + 13, x2: x + 13, y1: scale(b.low), y2: scale(b.high), stroke: '#1f2328' }, svg);
+          [b.low, b.high].forEach(function (v) { node('line', { x1: x + 8, x2: x + 18, y1: scale(v), y2: scale(v), stroke: '#1f2328' }, svg); });
+        }
+        x += 34;
+      });
+      x = start + widths[index];
+      node('text', { x: start + widths[index] / 2, y: box.top + box.height + 16, 'text-anchor': 'middle' }, svg, g.key);
+      x += 20;
+    });
+    if (reference) node('line', { 'class': 'reference', x1: box.left, x2: box.left + box.width, y1: scale(reference), y2: scale(reference), stroke: '#cf222e', 'stroke-dasharray': '4 3' }, svg);
+    legend(f, modes);
+  }
+
+  // Lines over steps; a null (non-finite) value breaks the line. Optional log2 y and markers.
+  function lineChart(container, kind, title, series, format, options) {
+    var f = figure(container, kind, title);
+    var box = { left: 64, top: 10, width: 420, height: 180 };
+    var svg = node('svg', { width: box.left + box.width + 10, height: box.top + box.height + 30, role: 'img' }, f);
+    var values = [], steps = 1;
+    series.forEach(function (s) { steps = Math.max(steps, s.values.length); s.values.forEach(function (v) { if (v !== null && v > 0) values.push(v); }); });
+    var log = options.log && values.length ? { min: Math.floor(Math.log2(Math.min.apply(null, values))), max: Math.ceil(Math.log2(Math.max.apply(null, values))) + 1 } : null;
+    var max = niceMax(values.length ? Math.max.apply(null, values) : 1);
+    yAxis(svg, box, max, format, log);
+    var sx = function (i) { return box.left + box.width * i / Math.max(1, steps - 1); };
+    var sy = function (v) { return log ? box.top + box.height * (1 - (Math.log2(v) - log.min) / (log.max - log.min)) : box.top + box.height * (1 - v / max); };
+    series.forEach(function (s) {
+      var d = '', pen = 'M';
+      s.values.forEach(function (v, i) {
+        if (v === null || (log && !(v > 0))) { pen = 'M'; return; }
+        d += pen + sx(i).toFixed(1) + ' ' + sy(v).toFixed(1) + ' '; pen = 'L';
+      });
+      node('title', {}, node('path', { 'class': 'series', d: d || 'M0 0', fill: 'none', stroke: color(s.mode), 'stroke-width': 1.5 }, svg), s.mode);
+    });
+    (options.markers || []).forEach(function (m) {
+      var v = series[0].values[m];
+      node('title', {}, node('circle', { 'class': 'skipped-step', cx: sx(m), cy: v !== null && v > 0 ? sy(v) : box.top + box.height, r: 4, fill: '#cf222e' }, svg), 'skipped step ' + m);
+    });
+    node('text', { x: box.left + box.width / 2, y: box.top + box.height + 22, 'text-anchor': 'middle' }, svg, 'step (warm-up included)');
+    legend(f, series.map(function (s) { return s.mode; }));
+  }
+
+  function section(id) { return document.getElementById(id); }
+
+  groupBy(ok, place).forEach(function (g) {
+    barChart(section('chart-step-time'), 'step-time', 'Step time, ' + g.key + ' (median, 95% CI)', [{
+      key: g.key, bars: g.cells.map(function (c) { var s = c.throughput.step_time_s; return { mode: c.mode, value: s.median, low: s.ci_low, high: s.ci_high }; })
+    }], seconds);
+  });
+  var speedups = groupBy(ok.filter(function (c) { return c.speedup_vs_fp32; }), place).map(function (g) {
+    return { key: g.key, bars: g.cells.map(function (c) { var r = c.speedup_vs_fp32; return { mode: c.mode, value: r.value, low: r.ci_low, high: r.ci_high }; }) };
+  });
+  if (speedups.length) barChart(section('chart-speedup'), 'speedup', 'Speedup vs FP32 (ratio of medians, 95% CI)', speedups, function (v) { return v.toFixed(2) + 'x'; }, 1);
+  else html('p', { 'class': 'note' }, section('chart-speedup'), 'No speedups: no AMP cell with a successful FP32 cell.');
+  barChart(section('chart-memory'), 'memory', 'Peak tensor memory', groupBy(ok, place).map(function (g) {
+    return { key: g.key, bars: g.cells.map(function (c) { return { mode: c.mode, value: c.memory.peak_tensor_bytes }; }) };
+  }), mib);
+  groupBy(ok.filter(function (c) { return c.losses.length; }), place).forEach(function (g) {
+    lineChart(section('chart-loss'), 'loss', 'Loss, ' + g.key, g.cells.map(function (c) { return { mode: c.mode, values: c.losses }; }), function (v) { return v.toPrecision(3); }, {});
+  });
+  ok.filter(function (c) { return c.scaler && c.scaler.scale.length; }).forEach(function (c) {
+    lineChart(section('chart-scale'), 'scale', 'GradScaler scale, ' + place(c) + ' ' + c.mode + ' (' + c.scaler.skipped_steps.length + ' skipped)',
+      [{ mode: c.mode, values: c.scaler.scale }], function (v) { return v >= 1024 ? '2^' + Math.round(Math.log2(v)) : v.toPrecision(3); }, { log: true, markers: c.scaler.skipped_steps });
+  });
+  if (!section('chart-scale').children.length) html('p', { 'class': 'note' }, section('chart-scale'), 'No cell used a GradScaler.');
+  var measured = ok.filter(function (c) { return c.tensor_cores.status === 'measured' && c.tensor_cores.metrics.length; });
+  if (measured.length) {
+    barChart(section('chart-tensor-cores'), 'tensor-cores', 'Tensor-core utilisation (' + measured[0].tensor_cores.metrics[0].unit + ')', groupBy(measured, place).map(function (g) {
+      return { key: g.key, bars: g.cells.map(function (c) { return { mode: c.mode, value: c.tensor_cores.metrics[0].value }; }) };
+    }), function (v) { return v.toFixed(1); });
+  } else {
+    var reasons = ok.map(function (c) { return c.tensor_cores.reason; }).filter(function (r, i, all) { return r && all.indexOf(r) === i; });
+    html('p', { 'class': 'note', 'data-chart': 'tensor-cores-unavailable' }, section('chart-tensor-cores'), 'Not measured' + (reasons.length ? ': ' + reasons.join('; ') : '.'));
+  }
+
+  var status = document.getElementById('ampbench-render-status');
+  if (status.getAttribute('data-status') !== 'error') { status.setAttribute('data-status', 'ok'); status.textContent = ''; }
+})();
+)js";
+
+}  // namespace ampbench::reports::detail
