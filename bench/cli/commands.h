@@ -11,5 +11,8 @@ namespace ampbench::cli {
 using Action = std::function<int()>;
 
 [[nodiscard]] Action add_env_command(CLI::App& app);
+[[nodiscard]] Action add_report_command(CLI::App& app);
+[[nodiscard]] Action add_compare_command(CLI::App& app);
+[[nodiscard]] Action add_check_command(CLI::App& app);
 
 }  // namespace ampbench::cli

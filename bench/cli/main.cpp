@@ -33,6 +33,9 @@ int main(int argc, char** argv) {
 
   std::map<CLI::App*, cli::Action> actions;
   const auto add = [&](cli::Action action) { actions.emplace(app.get_subcommands({}).back(), std::move(action)); };
+  add(cli::add_report_command(app));
+  add(cli::add_compare_command(app));
+  add(cli::add_check_command(app));
   add(cli::add_env_command(app));
 
   // CLI11 would call an unknown command a missing subcommand; name the culprit instead.

@@ -1,0 +1,172 @@
+// `ampbench report`, `compare` and `check` through the real binary: outputs, exit codes (0 pass,
+// 1 regression, 2 bad input), one-line errors naming the file or field, and no output file after
+// bad input.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "ampbench/reports/report_json.h"
+#include "sample_report.h"
+#include "scratch_dir.h"
+#include "support/process.h"
+
+namespace {
+
+using ampbench::testing::make_sample_report;
+using ampbench::testing::ProcessResult;
+using ampbench::testing::run_process;
+using ampbench::testing::ScratchDir;
+
+ProcessResult ampbench_cli(std::vector<std::string> args) {
+  args.insert(args.begin(), AMPBENCH_CLI);
+  return run_process(args);
+}
+
+void write_text(const std::filesystem::path& path, const std::string& text) { std::ofstream(path) << text; }
+
+long lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
+
+// A bad input: exit 2, the error and the usage line only, the culprit named, and nothing written.
+void expect_bad_input(const ProcessResult& result, const std::string& culprit, const ScratchDir& dir,
+                      const std::vector<std::string>& not_written) {
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  EXPECT_EQ(lines(result.err), 2) << result.err;
+  EXPECT_NE(result.err.find(culprit), std::string::npos) << result.err;
+  EXPECT_TRUE(result.out.empty()) << result.out;
+  for (const auto& name : not_written) EXPECT_FALSE(std::filesystem::exists(dir / name)) << name;
+}
+
+class ReportCommands : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    good_ = (dir_ / "good.json").string();
+    ampbench::reports::write_report_atomically(make_sample_report(), good_);
+  }
+  std::string bad_report(const std::string& name, const std::string& text) {
+    write_text(dir_ / name, text);
+    return (dir_ / name).string();
+  }
+  // The report command on a broken file must name `culprit` and write neither output.
+  void expect_report_refuses(const std::string& path, const std::string& culprit) {
+    const auto result = ampbench_cli({"report", path, "--md", (dir_ / "out.md").string(), "--html", (dir_ / "out.html").string()});
+    expect_bad_input(result, culprit, dir_, {"out.md", "out.html"});
+  }
+  ScratchDir dir_;
+  std::string good_;
+};
+
+TEST_F(ReportCommands, ReportPrintsTheTableAndWritesMarkdownAndHtml) {
+  const auto result = ampbench_cli({"report", good_, "--md", (dir_ / "r.md").string(), "--html", (dir_ / "r.html").string()});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("step time (95% CI)"), std::string::npos) << result.out;
+  EXPECT_GT(std::filesystem::file_size(dir_ / "r.md"), 500u);
+  EXPECT_GT(std::filesystem::file_size(dir_ / "r.html"), 5000u);
+}
+
+TEST_F(ReportCommands, SchemaVersionMismatchIsBadInput) {
+  auto json = nlohmann::json(make_sample_report());
+  json["schema"] = "ampbench.report/9";
+  expect_report_refuses(bad_report("v9.json", json.dump()), "schema: expected \"ampbench.report/1\", got \"ampbench.report/9\"");
+}
+
+TEST_F(ReportCommands, TruncatedJsonIsBadInput) {
+  const std::string text = ampbench::reports::report_to_text(make_sample_report());
+  expect_report_refuses(bad_report("cut.json", text.substr(0, text.size() / 3)), "cut.json: not valid JSON");
+}
+
+TEST_F(ReportCommands, WrongTypesAreBadInput) {
+  auto json = nlohmann::json(make_sample_report());
+  json["cells"][2]["throughput"]["step_time_s"]["median"] = "fast";
+  expect_report_refuses(bad_report("typed.json", json.dump()),
+                        "typed.json: cells[2].throughput.step_time_s.median: expected a number or null, got string");
+}
+
+TEST_F(ReportCommands, NanAndInfinityLiteralsAreBadInput) {
+  std::string text = nlohmann::json(make_sample_report()).dump();
+  std::string with_nan = text;
+  with_nan.replace(with_nan.find("\"p_value\":") + 10, 1, "NaN,\"x\":0");
+  expect_report_refuses(bad_report("nan.json", with_nan), "nan.json: not valid JSON");
+  std::string with_infinity = text;
+  with_infinity.replace(with_infinity.find("\"bound\":") + 8, 1, "Infinity,\"y\":0");
+  expect_report_refuses(bad_report("inf.json", with_infinity), "inf.json: not valid JSON");
+}
+
+TEST_F(ReportCommands, HugeFilesAreBadInput) {
+  const auto path = bad_report("huge.json", "{");
+  std::filesystem::resize_file(path, ampbench::reports::kMaxReportBytes + 1);  // sparse
+  expect_report_refuses(path, "huge.json: too large for a report");
+}
+
+TEST_F(ReportCommands, MissingFileAndUnwritableOutputAreBadInput) {
+  expect_report_refuses((dir_ / "none.json").string(), "none.json: no such file");
+  const auto result = ampbench_cli({"report", good_, "--md", (dir_ / "no-such-dir" / "r.md").string()});
+  expect_bad_input(result, "--md " + (dir_ / "no-such-dir" / "r.md").string() + ": cannot write", dir_, {"no-such-dir"});
+}
+
+TEST_F(ReportCommands, CheckPassesOnTheSameReport) {
+  const auto result = ampbench_cli({"check", "--baseline", good_, "--current", good_});
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+  EXPECT_NE(result.out.find("PASS: 0 of 6 cells regressed"), std::string::npos) << result.out;
+}
+
+TEST_F(ReportCommands, CheckFailsOnARegressionAndNamesIt) {
+  auto slower = make_sample_report();
+  for (double& t : slower.cells[0].step_times_s) t *= 1.2;
+  const auto current = (dir_ / "slower.json").string();
+  ampbench::reports::write_report_atomically(slower, current);
+  const auto result = ampbench_cli({"check", "--baseline", good_, "--current", current, "--md", (dir_ / "check.md").string()});
+  EXPECT_EQ(result.exit_code, 1) << result.out << result.err;
+  EXPECT_NE(result.out.find("REGRESSED  simple_net/fp32/cpu/default\n    step time +20.0%"), std::string::npos) << result.out;
+  EXPECT_TRUE(std::filesystem::exists(dir_ / "check.md"));
+  EXPECT_EQ(ampbench_cli({"check", "--baseline", good_, "--current", current, "--max-slowdown", "25%"}).exit_code, 0);
+}
+
+TEST_F(ReportCommands, CheckRefusesOtherHardwareUnlessAllowed) {
+  auto other = make_sample_report();
+  other.environment.cpu_model = "Another CPU";
+  const auto current = (dir_ / "other.json").string();
+  ampbench::reports::write_report_atomically(other, current);
+  const auto refused = ampbench_cli({"check", "--baseline", good_, "--current", current, "--md", (dir_ / "c.md").string()});
+  expect_bad_input(refused, "different environments (CPU \"Test CPU @ 2.00GHz\" vs \"Another CPU\")", dir_, {"c.md"});
+  EXPECT_EQ(ampbench_cli({"check", "--baseline", good_, "--current", current, "--allow-env-mismatch"}).exit_code, 0);
+}
+
+TEST_F(ReportCommands, CheckNamesBadThresholdsAndInputs) {
+  expect_bad_input(ampbench_cli({"check", "--baseline", good_, "--current", good_, "--max-slowdown", "fast"}),
+                   "--max-slowdown: expected a non-negative fraction", dir_, {});
+  expect_bad_input(ampbench_cli({"check", "--baseline", good_, "--current", good_, "--alpha", "2"}), "--alpha", dir_, {});
+  expect_bad_input(ampbench_cli({"check", "--baseline", (dir_ / "none.json").string(), "--current", good_}),
+                   "--baseline " + (dir_ / "none.json").string() + ": no such file", dir_, {});
+}
+
+TEST_F(ReportCommands, CompareWritesStrictJson) {
+  const auto result = ampbench_cli({"compare", good_, good_, "--format", "json"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out.find("NaN"), std::string::npos);
+  const auto json = nlohmann::json::parse(result.out);
+  EXPECT_EQ(json["cells"].size(), 6u);
+  EXPECT_EQ(ampbench_cli({"compare", good_, good_, "--format", "markdown"}).out.rfind("### ampbench compare", 0), 0u);
+}
+
+TEST_F(ReportCommands, GoogleBenchmarkJsonIsAcceptedByCompareAndCheck) {
+  const auto benchmark = [&](const char* name, double scale) {
+    auto runs = nlohmann::json::array();
+    for (int i = 0; i < 12; ++i) {
+      runs.push_back({{"name", "BM_Gemm"}, {"run_name", "BM_Gemm"}, {"run_type", "iteration"},
+                      {"real_time", scale * (10.0 + i % 4 * 0.1)}, {"time_unit", "ms"}});
+    }
+    write_text(dir_ / name, nlohmann::json({{"context", {{"num_cpus", 2}, {"mhz_per_cpu", 2000}}}, {"benchmarks", runs}}).dump());
+    return (dir_ / name).string();
+  };
+  const auto base = benchmark("base-gb.json", 1.0);
+  const auto slower = benchmark("slow-gb.json", 1.3);
+  EXPECT_EQ(ampbench_cli({"compare", base, slower}).exit_code, 0);
+  const auto result = ampbench_cli({"check", "--baseline", base, "--current", slower});
+  EXPECT_EQ(result.exit_code, 1) << result.out << result.err;
+  EXPECT_NE(result.out.find("REGRESSED  BM_Gemm/benchmark/cpu"), std::string::npos) << result.out;
+}
+
+}  // namespace
