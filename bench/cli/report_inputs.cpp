@@ -34,6 +34,10 @@ double parse_fraction(const std::string& text, const std::string& flag) {
   if (number.empty() || end != number.c_str() + number.size() || !std::isfinite(value) || value < 0.0) {
     throw UsageError(flag + ": expected a non-negative fraction such as 0.05 or 5%, got '" + text + "'");
   }
+  // "5" is far more likely a mistyped 5% than a 500% allowance: above 1, say it with a percent sign.
+  if (!percent && value > 1.0) {
+    throw UsageError(flag + ": '" + text + "' would mean " + text + "00%; write " + text + "% for " + text + " percent, or " + text + "00%");
+  }
   return percent ? value / 100.0 : value;
 }
 

@@ -15,7 +15,8 @@ namespace ampbench::cli {
 // Writes content atomically; a UsageError naming the flag and file when it cannot.
 void write_output_file(const std::string& path, const std::string& content, const std::string& flag);
 
-// "5%" -> 0.05, "0.05" -> 0.05; a UsageError naming the flag for anything else or a negative value.
+// "5%" -> 0.05, "0.05" -> 0.05; a UsageError naming the flag for anything else, a negative value,
+// or a bare number above 1 (a forgotten percent sign).
 [[nodiscard]] double parse_fraction(const std::string& text, const std::string& flag);
 
 }  // namespace ampbench::cli

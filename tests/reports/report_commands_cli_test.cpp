@@ -137,6 +137,8 @@ TEST_F(ReportCommands, CheckRefusesOtherHardwareUnlessAllowed) {
 TEST_F(ReportCommands, CheckNamesBadThresholdsAndInputs) {
   expect_bad_input(ampbench_cli({"check", "--baseline", good_, "--current", good_, "--max-slowdown", "fast"}),
                    "--max-slowdown: expected a non-negative fraction", dir_, {});
+  expect_bad_input(ampbench_cli({"check", "--baseline", good_, "--current", good_, "--max-memory-growth", "5"}),
+                   "--max-memory-growth: '5' would mean 500%; write 5% for 5 percent", dir_, {});
   expect_bad_input(ampbench_cli({"check", "--baseline", good_, "--current", good_, "--alpha", "2"}), "--alpha", dir_, {});
   expect_bad_input(ampbench_cli({"check", "--baseline", (dir_ / "none.json").string(), "--current", good_}),
                    "--baseline " + (dir_ / "none.json").string() + ": no such file", dir_, {});
