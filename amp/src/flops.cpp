@@ -46,19 +46,19 @@ const at::Tensor* tensor_arg(c10::ArrayRef<c10::IValue> args, std::size_t i) {
   return t.defined() ? &t : nullptr;
 }
 
-double numel(const at::Tensor& t) { return static_cast<double>(t.numel()); }
+double elements(const at::Tensor& t) { return static_cast<double>(t.numel()); }
 
 // 2 * (a's elements) * (b's last dimension): mm, bmm and their add- variants alike.
 FlopPlan batched_product(const at::Tensor* a, const at::Tensor* b) {
   if (a == nullptr || b == nullptr || a->dim() < 2 || b->dim() < 2) {
     return {};
   }
-  return {2.0 * numel(*a) * static_cast<double>(b->size(-1)), 0.0};
+  return {2.0 * elements(*a) * static_cast<double>(b->size(-1)), 0.0};
 }
 
 // Weights of convolutions keep the output (or, transposed, the input) channels in dimension 0.
 double weight_per_channel(const at::Tensor& weight) {
-  return weight.dim() > 0 && weight.size(0) > 0 ? numel(weight) / static_cast<double>(weight.size(0)) : 0.0;
+  return weight.dim() > 0 && weight.size(0) > 0 ? elements(weight) / static_cast<double>(weight.size(0)) : 0.0;
 }
 
 FlopPlan convolution(c10::ArrayRef<c10::IValue> args) {
@@ -69,7 +69,7 @@ FlopPlan convolution(c10::ArrayRef<c10::IValue> args) {
   }
   // convolution and _convolution carry the transposed flag at position 6.
   if (args.size() > 6 && args[6].isBool() && args[6].toBool()) {
-    return {2.0 * numel(*input) * weight_per_channel(*weight), 0.0};
+    return {2.0 * elements(*input) * weight_per_channel(*weight), 0.0};
   }
   return {0.0, 2.0 * weight_per_channel(*weight)};
 }
@@ -82,7 +82,7 @@ FlopPlan attention(c10::ArrayRef<c10::IValue> args) {
       q->size(-1) == 0) {
     return {};
   }
-  const double queries = numel(*q) / static_cast<double>(q->size(-1));  // batch * L
+  const double queries = elements(*q) / static_cast<double>(q->size(-1));  // batch * L
   const double keys = static_cast<double>(k->size(-2));                 // S
   const double width = static_cast<double>(q->size(-1) + v->size(-1));  // E + Ev
   return {2.0 * queries * keys * width, 0.0};
@@ -122,7 +122,7 @@ FlopPlan plan_flops(FlopFormula formula, c10::ArrayRef<c10::IValue> args) {
         return {};
       }
       const double outputs = weight->dim() == 2 ? static_cast<double>(weight->size(0)) : 1.0;
-      return {2.0 * numel(*input) * outputs, 0.0};
+      return {2.0 * elements(*input) * outputs, 0.0};
     }
     case FlopFormula::kConvolution:
       return convolution(args);
@@ -130,7 +130,7 @@ FlopPlan plan_flops(FlopFormula formula, c10::ArrayRef<c10::IValue> args) {
       const at::Tensor* input = tensor_arg(args, 0);
       const at::Tensor* weight = tensor_arg(args, 1);
       return input == nullptr || weight == nullptr ? FlopPlan{}
-                                                   : FlopPlan{2.0 * numel(*input) * weight_per_channel(*weight), 0.0};
+                                                   : FlopPlan{2.0 * elements(*input) * weight_per_channel(*weight), 0.0};
     }
     case FlopFormula::kConvTbc: {
       const at::Tensor* weight = tensor_arg(args, 1);

@@ -5,6 +5,7 @@
 #include <ATen/CachedTensorUtils.h>
 #include <ATen/autocast_mode.h>
 
+#include <optional>
 #include <unordered_map>
 
 namespace ampbench::amp {
@@ -25,6 +26,36 @@ bool is_cacheable(const at::Tensor& t, c10::ScalarType to, c10::DeviceType devic
   return to == at::autocast::get_autocast_dtype(device_type) && t.scalar_type() == at::kFloat &&
          t.requires_grad() && t.is_leaf() && !t.is_view() && at::autocast::is_autocast_cache_enabled() &&
          !at::caching::is_cached_tensor(t);
+}
+
+// The 2-D weight that t is the plain transpose of, if any. torch::nn::Linear in the C++ frontend
+// calls addmm(bias, x, weight.t()) or matmul(x, weight.t()), so its weight reaches autocast as a
+// view; Python's F.linear passes the weight itself to aten::linear, whose autocast kernel caches
+// it and transposes the cast. Caching the base and transposing the cached cast rebuilds exactly
+// that graph (cast, then transpose) with identical values, so C++ models get the same cache.
+std::optional<at::Tensor> transposed_weight(const at::Tensor& t) {
+  if (!t.is_view() || t.dim() != 2 || !t.requires_grad()) {
+    return std::nullopt;
+  }
+  const at::Tensor base(t._base());
+  if (!base.defined() || base.dim() != 2 || base.storage_offset() != t.storage_offset() ||
+      t.size(0) != base.size(1) || t.size(1) != base.size(0) || t.stride(0) != base.stride(1) ||
+      t.stride(1) != base.stride(0)) {
+    return std::nullopt;
+  }
+  return base;
+}
+
+at::Tensor cached_cast(const at::Tensor& t, c10::ScalarType to) {
+  const auto it = cached_casts.find(t.unsafeGetTensorImpl());
+  if (it != cached_casts.end()) {
+    ++cache_stats.hits;
+    return it->second.cast;
+  }
+  ++cache_stats.casts;
+  at::Tensor cast = t.to(to);
+  cached_casts.emplace(t.unsafeGetTensorImpl(), CachedCast{CachedCast::WeakImpl(t.getIntrusivePtr()), cast});
+  return cast;
 }
 
 }  // namespace
@@ -75,19 +106,14 @@ at::Tensor cast_for_autocast(const at::Tensor& t, c10::ScalarType to, c10::Devic
   if (!is_autocast_eligible(t, device_type) || t.scalar_type() == to) {
     return t;
   }
-  if (!is_cacheable(t, to, device_type)) {
-    ++cache_stats.uncached_casts;
-    return t.to(to);
+  if (is_cacheable(t, to, device_type)) {
+    return cached_cast(t, to);
   }
-  const auto it = cached_casts.find(t.unsafeGetTensorImpl());
-  if (it != cached_casts.end()) {
-    ++cache_stats.hits;
-    return it->second.cast;
+  if (const auto weight = transposed_weight(t); weight && is_cacheable(*weight, to, device_type)) {
+    return cached_cast(*weight, to).t();
   }
-  ++cache_stats.casts;
-  at::Tensor cast = t.to(to);
-  cached_casts.emplace(t.unsafeGetTensorImpl(), CachedCast{CachedCast::WeakImpl(t.getIntrusivePtr()), cast});
-  return cast;
+  ++cache_stats.uncached_casts;
+  return t.to(to);
 }
 
 }  // namespace detail
