@@ -33,10 +33,13 @@ int main(int argc, char** argv) {
 
   std::map<CLI::App*, cli::Action> actions;
   const auto add = [&](cli::Action action) { actions.emplace(app.get_subcommands({}).back(), std::move(action)); };
+  add(cli::add_run_command(app));
+  add(cli::add_list_command(app));
   add(cli::add_report_command(app));
   add(cli::add_compare_command(app));
   add(cli::add_check_command(app));
   add(cli::add_env_command(app));
+  add(cli::add_cell_worker_command(app));
 
   // CLI11 would call an unknown command a missing subcommand; name the culprit instead.
   const auto is_command = [&app](const std::string& name) {

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -25,7 +26,7 @@ std::string read_file(const std::filesystem::path& path) {
 
 }  // namespace
 
-ProcessResult run_process(const std::vector<std::string>& argv) {
+ProcessResult run_process(const std::vector<std::string>& argv, const std::vector<std::string>& extra_environment) {
   const auto dir = std::filesystem::temp_directory_path() / ("ampbench-proc-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   const auto out_path = dir / "stdout";
@@ -40,8 +41,14 @@ ProcessResult run_process(const std::vector<std::string>& argv) {
   for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
 
+  std::vector<char*> environment(extra_environment.size());
+  std::transform(extra_environment.begin(), extra_environment.end(), environment.begin(),
+                 [](const std::string& entry) { return const_cast<char*>(entry.c_str()); });
+  for (char** entry = environ; *entry != nullptr; ++entry) environment.push_back(*entry);
+  environment.push_back(nullptr);
+
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  const int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environment.data());
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) throw std::runtime_error("cannot start " + argv.front());
   int status = 0;

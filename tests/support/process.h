@@ -13,6 +13,8 @@ struct ProcessResult {
   std::string err;
 };
 
-[[nodiscard]] ProcessResult run_process(const std::vector<std::string>& argv);
+// `extra_environment` entries ("NAME=value") are added to this process's environment for the child.
+[[nodiscard]] ProcessResult run_process(const std::vector<std::string>& argv,
+                                        const std::vector<std::string>& extra_environment = {});
 
 }  // namespace ampbench::testing

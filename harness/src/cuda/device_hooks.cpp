@@ -1,0 +1,51 @@
+// The runner's GPU needs, through LibTorch's c10::cuda (the wheel's CUDA runtime). Compiled here
+// without a GPU; exercised only on GPU machines.
+#include <c10/cuda/CUDACachingAllocator.h>
+#include <c10/cuda/CUDAFunctions.h>
+#include <c10/cuda/CUDAGuard.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "../device_hooks.h"
+
+namespace ampbench::harness::detail {
+
+void synchronize(const c10::Device& device) {
+  if (device.is_cuda()) c10::cuda::device_synchronize();
+}
+
+std::optional<DeviceMemory> start_device_memory(const c10::Device& device) {
+  if (!device.is_cuda()) return std::nullopt;
+  c10::cuda::CUDAGuard guard(device);
+  auto* allocator = c10::cuda::CUDACachingAllocator::get();
+  allocator->emptyCache();
+  allocator->resetPeakStats(device.index());
+  // Through the DeviceAllocator interface, so the call runs inside libc10_cuda: ampbench itself
+  // must not reference the CUDA runtime (a test checks that the binary does not need libcudart).
+  c10::DeviceAllocator* device_allocator = allocator;
+  const auto [free_bytes, total_bytes] = device_allocator->getMemoryInfo(device.index());
+  return DeviceMemory{0, 0, static_cast<std::int64_t>(total_bytes), static_cast<std::int64_t>(free_bytes)};
+}
+
+std::optional<DeviceMemory> read_device_memory(const c10::Device& device) {
+  if (!device.is_cuda()) return std::nullopt;
+  const auto stats = c10::cuda::CUDACachingAllocator::get()->getDeviceStats(device.index());
+  constexpr auto kAll = static_cast<size_t>(c10::CachingAllocator::StatType::AGGREGATE);
+  DeviceMemory memory;
+  memory.peak_allocated_bytes = stats.allocated_bytes[kAll].peak;
+  memory.peak_reserved_bytes = stats.reserved_bytes[kAll].peak;
+  return memory;
+}
+
+void require_device(const c10::Device& device) {
+  if (device.is_cpu()) return;
+  if (!device.is_cuda()) throw std::invalid_argument("device '" + device.str() + "' is not supported (cpu or cuda[:N])");
+  const int count = c10::cuda::device_count();
+  if (count == 0) throw std::invalid_argument("device '" + device.str() + "': no GPU found");
+  if (device.has_index() && device.index() >= count) {
+    throw std::invalid_argument("device '" + device.str() + "': only " + std::to_string(count) + " GPU(s) visible");
+  }
+}
+
+}  // namespace ampbench::harness::detail

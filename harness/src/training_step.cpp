@@ -1,0 +1,48 @@
+#include "training_step.h"
+
+#include <ampbench/amp/autocast.h>
+
+#include <limits>
+#include <optional>
+
+#include "nvtx_ranges.h"
+
+namespace ampbench::harness::detail {
+
+torch::Tensor TrainingStep::run(const workloads::Batch& batch, bool inject_overflow) const {
+  optimizer.zero_grad();
+  torch::Tensor loss;
+  {
+    PhaseRange range("forward");
+    std::optional<amp::Autocast> autocast;
+    if (mode.autocast) autocast.emplace(device_type, mode.compute_dtype);
+    loss = workload.loss(batch);
+  }
+  if (inject_overflow) loss = loss * std::numeric_limits<float>::infinity();
+  if (scaler == nullptr) {
+    {
+      PhaseRange range("backward");
+      loss.backward();
+    }
+    PhaseRange range("optimizer step");
+    optimizer.step();
+    return loss.detach();
+  }
+  {
+    PhaseRange range("backward");
+    scaler->scale(loss).backward();
+  }
+  {
+    PhaseRange range("unscale");
+    scaler->unscale_(optimizer);
+  }
+  {
+    PhaseRange range("optimizer step");
+    (void)scaler->step(optimizer);  // skipped steps are read from the scaler's telemetry
+  }
+  PhaseRange range("scaler update");
+  scaler->update();
+  return loss.detach();
+}
+
+}  // namespace ampbench::harness::detail

@@ -1,0 +1,118 @@
+// SimpleCNN: the conv net of the classic AMP tutorial (conv 3->32, pool, conv 32->64, pool, fc ->
+// 10) classifying 32x32 images into a random teacher CNN's argmax classes; CrossEntropy and Adam.
+// The tutorial's fc input "64*16*16" cannot run: two 2x2 pools take 32x32 to 8x8, so the fc input
+// is derived from the shapes (64*8*8 = 4096 at 32x32).
+#include <torch/nn/functional/loss.h>
+#include <torch/nn/functional/pooling.h>
+#include <torch/nn/module.h>
+#include <torch/nn/modules/conv.h>
+#include <torch/nn/modules/linear.h>
+#include <torch/optim/adam.h>
+
+#include <sstream>
+
+#include "factories.h"
+#include "synthetic_data.h"
+
+namespace ampbench::workloads::detail {
+namespace {
+
+struct SimpleCnnSize {
+  std::int64_t channels1;
+  std::int64_t channels2;
+  std::int64_t image;  // square images, 3 channels
+  std::int64_t classes;
+  std::int64_t batch;
+  [[nodiscard]] std::int64_t fc_inputs() const { return channels2 * (image / 4) * (image / 4); }
+};
+
+SimpleCnnSize simple_cnn_preset(const std::string& preset) {
+  if (preset == "seed") return {32, 64, 32, 10, 64};
+  if (preset == "large") return {64, 128, 64, 10, 256};
+  return {32, 64, 32, 10, 32};  // default: the tutorial's net at half its batch, for the CPU suite
+}
+
+class SimpleCnnNetImpl : public torch::nn::Module {
+ public:
+  explicit SimpleCnnNetImpl(const SimpleCnnSize& size)
+      : conv1(register_module("conv1", torch::nn::Conv2d(torch::nn::Conv2dOptions(3, size.channels1, 3).padding(1)))),
+        conv2(register_module("conv2",
+                              torch::nn::Conv2d(torch::nn::Conv2dOptions(size.channels1, size.channels2, 3).padding(1)))),
+        fc(register_module("fc", torch::nn::Linear(size.fc_inputs(), size.classes))) {}
+
+  torch::Tensor forward(torch::Tensor x) {
+    namespace F = torch::nn::functional;
+    x = F::max_pool2d(torch::relu(conv1->forward(x)), F::MaxPool2dFuncOptions(2));
+    x = F::max_pool2d(torch::relu(conv2->forward(x)), F::MaxPool2dFuncOptions(2));
+    return fc->forward(x.flatten(1));
+  }
+
+  torch::nn::Conv2d conv1;
+  torch::nn::Conv2d conv2;
+  torch::nn::Linear fc;
+};
+TORCH_MODULE(SimpleCnnNet);
+
+class SimpleCnn final : public Workload {
+ public:
+  explicit SimpleCnn(const WorkloadOptions& options) : options_(options), size_(simple_cnn_preset(options.preset)) {
+    size_.batch = batch_size(options, size_.batch);
+    student_ = build_seeded(options.seed, Stream::kStudent, [&] { return SimpleCnnNet(size_); });
+    teacher_ = build_seeded(options.seed, Stream::kTeacher, [&] { return SimpleCnnNet(size_); });
+    freeze(*teacher_);
+    student_->to(options.device);
+    teacher_->to(options.device);
+  }
+
+  std::string name() const override { return "simplecnn"; }
+
+  std::string describe() const override {
+    std::ostringstream text;
+    text << "conv 3->" << size_.channels1 << "->" << size_.channels2 << " k3, 2 maxpools, fc " << size_.fc_inputs()
+         << "->" << size_.classes << ", CrossEntropy, Adam lr 1e-3, batch " << size_.batch << ", 3x" << size_.image
+         << "x" << size_.image;
+    return text.str();
+  }
+
+  torch::nn::Module& module() override { return *student_; }
+
+  torch::Tensor loss(const Batch& batch) override {
+    return torch::nn::functional::cross_entropy(student_->forward(batch.input), batch.target);
+  }
+
+  std::unique_ptr<torch::optim::Optimizer> make_optimizer() override {
+    return std::make_unique<torch::optim::Adam>(student_->parameters(), torch::optim::AdamOptions(1e-3));
+  }
+
+  Batch make_batch(std::int64_t index) override {
+    auto input = data_normal(options_.seed, index, {size_.batch, 3, size_.image, size_.image}).to(options_.device);
+    torch::NoGradGuard no_grad;
+    auto target = teacher_->forward(input).argmax(1);
+    return {std::move(input), std::move(target)};
+  }
+
+  double flops_per_step() const override {
+    const double b = static_cast<double>(size_.batch);
+    const double hw = static_cast<double>(size_.image * size_.image);
+    const double conv1 = 2.0 * b * size_.channels1 * hw * 3 * 9;
+    const double conv2 = 2.0 * b * size_.channels2 * (hw / 4) * size_.channels1 * 9;
+    const double fc = 2.0 * b * size_.fc_inputs() * size_.classes;
+    return 3.0 * (conv1 + conv2 + fc);
+  }
+
+  std::int64_t samples_per_step() const override { return size_.batch; }
+
+ private:
+  WorkloadOptions options_;
+  SimpleCnnSize size_;
+  SimpleCnnNet student_{nullptr};
+  SimpleCnnNet teacher_{nullptr};
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_simple_cnn(const WorkloadOptions& options) {
+  return std::make_unique<SimpleCnn>(options);
+}
+
+}  // namespace ampbench::workloads::detail

@@ -1,0 +1,109 @@
+// SimpleNet: an MLP regressing a random teacher MLP's output with MSE and SGD. Its `seed` preset is
+// the classic AMP tutorial's model: Linear 10 -> 1 on 100 samples, SGD lr 0.01.
+#include <torch/nn/modules/container/sequential.h>
+#include <torch/nn/modules/activation.h>
+#include <torch/nn/modules/linear.h>
+#include <torch/nn/functional/loss.h>
+#include <torch/optim/sgd.h>
+
+#include <numeric>
+#include <sstream>
+#include <vector>
+
+#include "factories.h"
+#include "synthetic_data.h"
+
+namespace ampbench::workloads::detail {
+namespace {
+
+struct SimpleNetSize {
+  std::int64_t inputs;
+  std::vector<std::int64_t> hidden;
+  std::int64_t outputs;
+  std::int64_t batch;
+};
+
+SimpleNetSize simple_net_preset(const std::string& preset) {
+  if (preset == "seed") return {10, {}, 1, 100};
+  if (preset == "large") return {1024, {4096, 4096}, 1, 4096};
+  return {32, {128, 128}, 1, 128};  // default: sized for the 2-minute CPU suite (README)
+}
+
+torch::nn::Sequential make_mlp(const SimpleNetSize& size) {
+  torch::nn::Sequential mlp;
+  std::int64_t width = size.inputs;
+  for (const auto hidden : size.hidden) {
+    mlp->push_back(torch::nn::Linear(width, hidden));
+    mlp->push_back(torch::nn::ReLU());
+    width = hidden;
+  }
+  mlp->push_back(torch::nn::Linear(width, size.outputs));
+  return mlp;
+}
+
+class SimpleNet final : public Workload {
+ public:
+  explicit SimpleNet(const WorkloadOptions& options)
+      : options_(options), size_(simple_net_preset(options.preset)) {
+    size_.batch = batch_size(options, size_.batch);
+    student_ = build_seeded(options.seed, Stream::kStudent, [&] { return make_mlp(size_); });
+    teacher_ = build_seeded(options.seed, Stream::kTeacher, [&] { return make_mlp(size_); });
+    freeze(*teacher_);
+    student_->to(options.device);
+    teacher_->to(options.device);
+  }
+
+  std::string name() const override { return "simplenet"; }
+
+  std::string describe() const override {
+    std::ostringstream text;
+    text << "MLP " << size_.inputs;
+    for (const auto hidden : size_.hidden) text << "->" << hidden;
+    text << "->" << size_.outputs << ", MSE, SGD lr 0.01, batch " << size_.batch;
+    return text.str();
+  }
+
+  torch::nn::Module& module() override { return *student_; }
+
+  torch::Tensor loss(const Batch& batch) override {
+    return torch::nn::functional::mse_loss(student_->forward(batch.input), batch.target);
+  }
+
+  std::unique_ptr<torch::optim::Optimizer> make_optimizer() override {
+    return std::make_unique<torch::optim::SGD>(student_->parameters(), torch::optim::SGDOptions(0.01));
+  }
+
+  Batch make_batch(std::int64_t index) override {
+    auto input = data_normal(options_.seed, index, {size_.batch, size_.inputs}).to(options_.device);
+    torch::NoGradGuard no_grad;
+    auto target = teacher_->forward(input);
+    return {std::move(input), std::move(target)};
+  }
+
+  double flops_per_step() const override {
+    double forward = 0.0;
+    std::int64_t width = size_.inputs;
+    for (const auto hidden : size_.hidden) {
+      forward += 2.0 * size_.batch * width * hidden;
+      width = hidden;
+    }
+    forward += 2.0 * size_.batch * width * size_.outputs;
+    return 3.0 * forward;
+  }
+
+  std::int64_t samples_per_step() const override { return size_.batch; }
+
+ private:
+  WorkloadOptions options_;
+  SimpleNetSize size_;
+  torch::nn::Sequential student_{nullptr};
+  torch::nn::Sequential teacher_{nullptr};
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_simple_net(const WorkloadOptions& options) {
+  return std::make_unique<SimpleNet>(options);
+}
+
+}  // namespace ampbench::workloads::detail

@@ -1,0 +1,39 @@
+// Private helpers for deterministic synthetic tasks: every tensor is a pure function of
+// (seed, stream, index), independent of the global RNG and of the order cells run in.
+#pragma once
+
+#include <ATen/core/Generator.h>
+#include <torch/nn/module.h>
+#include <torch/types.h>
+
+#include <cstdint>
+
+namespace ampbench::workloads::detail {
+
+// Named streams, so the student's weights, the teacher's weights and the data never share draws.
+enum class Stream : std::uint64_t { kStudent = 1, kTeacher = 2, kData = 3 };
+
+[[nodiscard]] at::Generator generator_for(std::uint64_t seed, Stream stream, std::int64_t index = 0);
+
+// Standard-normal tensor on the CPU, drawn from generator_for(seed, kData, index).
+[[nodiscard]] torch::Tensor data_normal(std::uint64_t seed, std::int64_t index, at::IntArrayRef shape);
+
+void seed_global_generator(std::uint64_t seed, Stream stream);
+[[nodiscard]] at::Generator save_global_generator();
+void restore_global_generator(const at::Generator& saved);
+
+// Runs `build` with the global CPU generator seeded from (seed, stream), so modules constructed
+// inside get deterministic initial weights; the global generator's state is restored afterwards.
+template <typename Build>
+auto build_seeded(std::uint64_t seed, Stream stream, Build&& build) {
+  const auto saved = save_global_generator();
+  seed_global_generator(seed, stream);
+  auto built = build();
+  restore_global_generator(saved);
+  return built;
+}
+
+// Freezes a teacher network: no gradients, inference only.
+void freeze(torch::nn::Module& teacher);
+
+}  // namespace ampbench::workloads::detail
