@@ -1,0 +1,141 @@
+// What ampbench's autocast costs against LibTorch's native autocast on the same model: one
+// training step (zero_grad, forward under the scope, MSE loss, backward) of a Linear/ReLU stack on
+// CPU, bfloat16.
+//
+//   BM_Step_Ampbench/L/W   ampbench::amp::Autocast scope (our boxed kernels on AutocastCPU)
+//   BM_Step_Native/L/W     LibTorch's native autocast kernels (ours released first)
+//   BM_Step_Fp32/L/W       no autocast (for scale: on CPUs without native bf16 GEMMs AMP is slower)
+//   L Linear(W, W) layers + ReLU, batch 16, one thread; counters: autocast ops per step.
+//   BM_Addmm_Ampbench / BM_Addmm_Native: one 8x8 addmm inside a scope, the per-op kernel cost.
+//
+// Run with interleaved repetitions so that load drifting on a shared machine hits all modes alike:
+//   autocast_overhead_benchmark --benchmark_repetitions=15 --benchmark_enable_random_interleaving=true
+// and compare the medians: target ampbench/native <= 1.03.
+#include <ATen/autocast_mode.h>
+#include <benchmark/benchmark.h>
+#include <torch/nn/modules/activation.h>
+#include <torch/nn/modules/container/sequential.h>
+#include <torch/nn/modules/linear.h>
+
+#include "ampbench/amp/autocast.h"
+#include "ampbench/amp/op_counters.h"
+
+#include <optional>
+
+namespace {
+
+constexpr auto kCpu = c10::DeviceType::CPU;
+constexpr std::int64_t kBatch = 16;
+
+struct StepFixture {
+  torch::nn::Sequential model;
+  torch::Tensor input;
+  torch::Tensor target;
+
+  StepFixture(std::int64_t layers, std::int64_t width) {
+    torch::manual_seed(0);
+    for (std::int64_t i = 0; i < layers; ++i) {
+      model->push_back(torch::nn::Linear(width, width));
+      model->push_back(torch::nn::ReLU());
+    }
+    input = torch::randn({kBatch, width});
+    target = torch::randn({kBatch, width});
+  }
+};
+
+// LibTorch's own autocast switched on directly, the way Python's torch.autocast does.
+class NativeAutocast {
+ public:
+  NativeAutocast() {
+    at::autocast::set_autocast_enabled(kCpu, true);
+    at::autocast::set_autocast_dtype(kCpu, at::kBFloat16);
+    at::autocast::increment_nesting();
+  }
+  ~NativeAutocast() {
+    at::autocast::set_autocast_enabled(kCpu, false);
+    if (at::autocast::decrement_nesting() == 0) {
+      at::autocast::clear_cache();
+    }
+  }
+  NativeAutocast(const NativeAutocast&) = delete;
+  NativeAutocast& operator=(const NativeAutocast&) = delete;
+};
+
+enum class Mode { kAmpbench, kNative, kFp32 };
+
+void train_step(StepFixture& fixture, Mode mode) {
+  fixture.model->zero_grad();
+  torch::Tensor loss;
+  {
+    std::optional<ampbench::amp::Autocast> ours;
+    std::optional<NativeAutocast> native;
+    if (mode == Mode::kAmpbench) {
+      ours.emplace(kCpu, at::kBFloat16);
+    } else if (mode == Mode::kNative) {
+      native.emplace();
+    }
+    loss = torch::mse_loss(fixture.model->forward(fixture.input), fixture.target);
+  }
+  loss.backward();
+}
+
+void run_steps(benchmark::State& state, Mode mode) {
+  torch::set_num_threads(1);
+  if (mode == Mode::kNative) {
+    ampbench::amp::release_autocast_kernels();
+  }
+  StepFixture fixture(state.range(0), state.range(1));
+  train_step(fixture, mode);  // warm-up: registration (ours), allocator, first-call paths
+  ampbench::amp::reset_op_counts();
+  for (auto _ : state) {
+    train_step(fixture, mode);
+  }
+  std::int64_t calls = 0;
+  for (const auto& count : ampbench::amp::op_counts()) {
+    calls += count.calls;
+  }
+  state.counters["autocast_ops_per_step"] =
+      static_cast<double>(calls) / static_cast<double>(std::max<std::int64_t>(state.iterations(), 1));
+}
+
+void BM_Step_Ampbench(benchmark::State& state) { run_steps(state, Mode::kAmpbench); }
+void BM_Step_Native(benchmark::State& state) { run_steps(state, Mode::kNative); }
+void BM_Step_Fp32(benchmark::State& state) { run_steps(state, Mode::kFp32); }
+
+// One small addmm (8x8, float32 inputs, so both cast): the per-op cost of the autocast kernel.
+void run_addmm(benchmark::State& state, Mode mode) {
+  torch::set_num_threads(1);
+  if (mode == Mode::kNative) {
+    ampbench::amp::release_autocast_kernels();
+  }
+  const auto bias = torch::randn({8, 8});
+  const auto a = torch::randn({8, 8});
+  const auto b = torch::randn({8, 8});
+  std::optional<ampbench::amp::Autocast> ours;
+  std::optional<NativeAutocast> native;
+  if (mode == Mode::kAmpbench) {
+    ours.emplace(kCpu, at::kBFloat16);
+  } else if (mode == Mode::kNative) {
+    native.emplace();
+  }
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(torch::addmm(bias, a, b));
+  }
+}
+
+void BM_Addmm_Ampbench(benchmark::State& state) { run_addmm(state, Mode::kAmpbench); }
+void BM_Addmm_Native(benchmark::State& state) { run_addmm(state, Mode::kNative); }
+BENCHMARK(BM_Addmm_Ampbench)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Addmm_Native)->Unit(benchmark::kMicrosecond);
+
+void sizes(benchmark::internal::Benchmark* b) {
+  b->Args({3, 16})->Args({3, 64})->Args({3, 256})->Unit(benchmark::kMicrosecond);
+}
+
+BENCHMARK(BM_Step_Ampbench)->Apply(sizes);
+BENCHMARK(BM_Step_Native)->Apply(sizes);
+BENCHMARK(BM_Step_Fp32)->Apply(sizes);
+
+}  // namespace
+
+BENCHMARK_MAIN();
