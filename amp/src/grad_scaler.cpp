@@ -241,8 +241,13 @@ at::Tensor GradScaler::combined_found_inf() const {
 }
 
 void GradScaler::record_telemetry(const at::Tensor& found_inf) {
-  telemetry_records_.push_back(
-      at::stack({scale_, found_inf.defined() ? found_inf : at::zeros_like(scale_)}));
+  const std::int64_t row = telemetry_rows_ % kTelemetryChunk;
+  if (row == 0) {
+    telemetry_chunks_.push_back(at::empty({kTelemetryChunk, 2}, scale_.options()));
+  }
+  at::Tensor destination = telemetry_chunks_.back()[row];
+  at::stack_out(destination, {scale_, found_inf.defined() ? found_inf : at::zeros_like(scale_)});
+  ++telemetry_rows_;
 }
 
 void GradScaler::update(std::optional<double> new_scale) {

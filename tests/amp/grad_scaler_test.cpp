@@ -302,6 +302,24 @@ TEST(GradScaler, UpdateWithNewScale) {
   EXPECT_EQ(scaler.telemetry()[1].scale, 512.0);
 }
 
+TEST(GradScaler, TelemetryKeepsLongHistoriesInOneSync) {
+  GradScaler scaler(c10::DeviceType::CPU, {.init_scale = 0.5});
+  (void)scaler.scale(torch::ones({}));
+  constexpr int kUpdates = 9000;  // spans several device buffers
+  for (int i = 1; i <= kUpdates; ++i) {
+    scaler.update(static_cast<double>(i));
+  }
+  const auto syncs = scaler.host_syncs();
+  const auto records = scaler.telemetry();
+  EXPECT_EQ(scaler.host_syncs(), syncs + 1);
+  ASSERT_EQ(records.size(), static_cast<std::size_t>(kUpdates));
+  EXPECT_EQ(records[0].scale, 0.5);  // the scale each iteration ran with, before update()
+  for (int i = 1; i < kUpdates; ++i) {
+    ASSERT_EQ(records[i].scale, static_cast<double>(i)) << "record " << i;
+    ASSERT_FALSE(records[i].skipped);
+  }
+}
+
 TEST(GradScaler, ScaleKeepsTheOutputDtype) {
   GradScaler scaler(c10::DeviceType::CPU, {.init_scale = 8.0});
   const auto half = scaler.scale(torch::full({3}, 0.5, torch::kHalf));

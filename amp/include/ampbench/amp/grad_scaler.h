@@ -83,7 +83,7 @@ class GradScaler {
   // One record per update() since construction or clear_telemetry(); recorded on the device
   // without syncs, materialised here with one.
   [[nodiscard]] std::vector<ScalerStepRecord> telemetry() const;
-  void clear_telemetry() { telemetry_records_.clear(); }
+  void clear_telemetry();
 
   [[nodiscard]] std::int64_t host_syncs() const { return host_syncs_; }
 
@@ -115,7 +115,11 @@ class GradScaler {
   at::Tensor scale_;           // float32, 0-dim (as in PyTorch: a [1] scale would promote fp16)
   at::Tensor growth_tracker_;  // int32, 0-dim
   std::unordered_map<const torch::optim::Optimizer*, OptimizerState> per_optimizer_;
-  std::vector<at::Tensor> telemetry_records_;  // float32 [2]: scale, combined found_inf
+  // Telemetry rows (scale, combined found_inf) in float32 [kTelemetryChunk, 2] device buffers:
+  // one kernel per update(), no allocation but one per chunk, bounded memory per step.
+  static constexpr std::int64_t kTelemetryChunk = 4096;
+  std::vector<at::Tensor> telemetry_chunks_;
+  std::int64_t telemetry_rows_ = 0;
   mutable std::int64_t host_syncs_ = 0;
 };
 

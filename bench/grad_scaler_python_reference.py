@@ -1,0 +1,77 @@
+"""torch.amp.GradScaler's step overhead on CPU, on the model of bench/grad_scaler_benchmark.cpp.
+
+Same setup as the C++ benchmark: L Linear(W, W) layers, gradients filled once, SGD with
+momentum (foreach=False, as on CPU by default), scale 1, one thread. Prints, per (L, W), the
+median time per call of optimizer.step() and of scaler.step(optimizer) + scaler.update(),
+in microseconds.
+
+Usage: grad_scaler_python_reference.py [--repeats 15] [--min-time 0.2]
+"""
+
+import argparse
+import statistics
+import time
+
+import torch
+
+SHAPES = [(4, 64), (64, 64), (4, 512), (4, 2048)]  # as parameter_counts() in the C++ benchmark
+
+
+def median_us(call, min_time, repeats):
+    """Median over `repeats` batches of the mean time per call, each batch >= min_time s."""
+    iterations = 1
+    while True:  # calibrate a batch size, as Google Benchmark does
+        start = time.perf_counter()
+        for _ in range(iterations):
+            call()
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_time:
+            break
+        iterations *= 2
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(iterations):
+            call()
+        samples.append((time.perf_counter() - start) / iterations * 1e6)
+    return statistics.median(samples)
+
+
+def fixture(layers, width):
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(*[torch.nn.Linear(width, width) for _ in range(layers)])
+    for param in model.parameters():
+        param.grad = torch.randn_like(param) * 1e-3
+    optimizer = torch.optim.SGD(model.parameters(), lr=1e-9, momentum=0.9, foreach=False)
+    return model, optimizer
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=15)
+    parser.add_argument("--min-time", type=float, default=0.2)
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    print(f"torch {torch.__version__}, 1 thread; median us per call")
+    print(f"{'layers/width':>14} {'params':>10} {'optimizer.step':>15} {'scaler step+update':>19} "
+          f"{'overhead':>9}")
+    for layers, width in SHAPES:
+        model, optimizer = fixture(layers, width)
+        params = sum(p.numel() for p in model.parameters())
+        plain = median_us(optimizer.step, args.min_time, args.repeats)
+
+        model, optimizer = fixture(layers, width)
+        scaler = torch.amp.GradScaler("cpu", init_scale=1.0, growth_interval=1 << 40)
+        scaler.scale(torch.ones(()))  # initialises the scale, as the loss would
+
+        def scaled_step():
+            scaler.step(optimizer)
+            scaler.update()
+
+        scaled = median_us(scaled_step, args.min_time, args.repeats)
+        print(f"{layers:>6}/{width:<7} {params:>10} {plain:>15.1f} {scaled:>19.1f} "
+              f"{scaled - plain:>9.1f}")
+
+
+if __name__ == "__main__":
+    main()
