@@ -3,7 +3,8 @@
 Same setup as the C++ benchmark: L Linear(W, W) layers, gradients filled once, SGD with
 momentum (foreach=False, as on CPU by default), scale 1, one thread. Prints, per (L, W), the
 median time per call of optimizer.step() and of scaler.step(optimizer) + scaler.update(),
-in microseconds.
+in microseconds, as wall time and as thread CPU time (comparable with Google Benchmark's
+"Time" and "CPU" columns; on a loaded machine the CPU time is the steadier of the two).
 
 Usage: grad_scaler_python_reference.py [--repeats 15] [--min-time 0.2]
 """
@@ -18,7 +19,8 @@ SHAPES = [(4, 64), (64, 64), (4, 512), (4, 2048)]  # as parameter_counts() in th
 
 
 def median_us(call, min_time, repeats):
-    """Median over `repeats` batches of the mean time per call, each batch >= min_time s."""
+    """(wall, cpu): medians over `repeats` batches of the mean time per call, each batch
+    >= min_time s of wall time."""
     iterations = 1
     while True:  # calibrate a batch size, as Google Benchmark does
         start = time.perf_counter()
@@ -28,13 +30,14 @@ def median_us(call, min_time, repeats):
         if elapsed >= min_time:
             break
         iterations *= 2
-    samples = []
+    wall, cpu = [], []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.thread_time()
         for _ in range(iterations):
             call()
-        samples.append((time.perf_counter() - start) / iterations * 1e6)
-    return statistics.median(samples)
+        cpu.append((time.thread_time() - start_cpu) / iterations * 1e6)
+        wall.append((time.perf_counter() - start) / iterations * 1e6)
+    return statistics.median(wall), statistics.median(cpu)
 
 
 def fixture(layers, width):
@@ -53,8 +56,8 @@ def main():
     args = parser.parse_args()
     torch.set_num_threads(1)
     print(f"torch {torch.__version__}, 1 thread; median us per call")
-    print(f"{'layers/width':>14} {'params':>10} {'optimizer.step':>15} {'scaler step+update':>19} "
-          f"{'overhead':>9}")
+    print(f"{'layers/width':>14} {'params':>10} {'clock':>5} {'optimizer.step':>15} "
+          f"{'scaler step+update':>19} {'overhead':>9}")
     for layers, width in SHAPES:
         model, optimizer = fixture(layers, width)
         params = sum(p.numel() for p in model.parameters())
@@ -69,8 +72,9 @@ def main():
             scaler.update()
 
         scaled = median_us(scaled_step, args.min_time, args.repeats)
-        print(f"{layers:>6}/{width:<7} {params:>10} {plain:>15.1f} {scaled:>19.1f} "
-              f"{scaled - plain:>9.1f}")
+        for clock, p, s in (("wall", plain[0], scaled[0]), ("cpu", plain[1], scaled[1])):
+            print(f"{layers:>6}/{width:<7} {params:>10} {clock:>5} {p:>15.1f} {s:>19.1f} "
+                  f"{s - p:>9.1f}")
 
 
 if __name__ == "__main__":
