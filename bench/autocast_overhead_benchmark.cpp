@@ -7,6 +7,7 @@
 //   BM_Step_Fp32/L/W       no autocast (for scale: on CPUs without native bf16 GEMMs AMP is slower)
 //   L Linear(W, W) layers + ReLU, batch 16, one thread; counters: autocast ops per step.
 //   BM_Addmm_Ampbench / BM_Addmm_Native: one 8x8 addmm inside a scope, the per-op kernel cost.
+//   BM_Step_Alternating/L/W: blocks of ampbench and native steps in turn; counter ours_over_native.
 //
 // Run with interleaved repetitions so that load drifting on a shared machine hits all modes alike:
 //   autocast_overhead_benchmark --benchmark_repetitions=15 --benchmark_enable_random_interleaving=true
@@ -20,6 +21,8 @@
 #include "ampbench/amp/autocast.h"
 #include "ampbench/amp/op_counters.h"
 
+#include <array>
+#include <chrono>
 #include <optional>
 
 namespace {
@@ -128,6 +131,32 @@ void BM_Addmm_Native(benchmark::State& state) { run_addmm(state, Mode::kNative);
 BENCHMARK(BM_Addmm_Ampbench)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Addmm_Native)->Unit(benchmark::kMicrosecond);
 
+// ampbench and native in alternating blocks of steps inside one benchmark, so both see the same
+// machine load; counter ours_over_native = (ampbench step time) / (native step time), blocks summed.
+// Switching registers and releases ampbench's kernels between blocks, outside the timed steps.
+void BM_Step_Alternating(benchmark::State& state) {
+  torch::set_num_threads(1);
+  StepFixture fixture(state.range(0), state.range(1));
+  constexpr int kStepsPerBlock = 8;
+  std::array<double, 2> seconds{};  // ampbench, native
+  const auto timed_block = [&](Mode mode) {
+    train_step(fixture, mode);  // warm-up after the switch
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < kStepsPerBlock; ++i) {
+      train_step(fixture, mode);
+    }
+    seconds[mode == Mode::kAmpbench ? 0 : 1] +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  for (auto _ : state) {
+    timed_block(Mode::kAmpbench);
+    ampbench::amp::release_autocast_kernels();
+    timed_block(Mode::kNative);
+  }
+  state.counters["ours_over_native"] = seconds[0] / seconds[1];
+  state.counters["native_step_us"] = 1e6 * seconds[1] / (kStepsPerBlock * static_cast<double>(state.iterations()));
+}
+
 void sizes(benchmark::internal::Benchmark* b) {
   b->Args({3, 16})->Args({3, 64})->Args({3, 256})->Unit(benchmark::kMicrosecond);
 }
@@ -135,6 +164,7 @@ void sizes(benchmark::internal::Benchmark* b) {
 BENCHMARK(BM_Step_Ampbench)->Apply(sizes);
 BENCHMARK(BM_Step_Native)->Apply(sizes);
 BENCHMARK(BM_Step_Fp32)->Apply(sizes);
+BENCHMARK(BM_Step_Alternating)->Apply(sizes);
 
 }  // namespace
 

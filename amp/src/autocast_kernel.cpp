@@ -90,27 +90,31 @@ void cast_args(c10::IValue* first, std::size_t count, c10::ScalarType to, c10::D
   }
 }
 
-// The widest floating type among the eligible inputs, starting from the lower-precision type:
-// float32 if any input is float32; float64 inputs are ignored, as in LibTorch.
+// The widest floating type among the eligible inputs, starting from the lower-precision type.
 c10::ScalarType promoted_dtype(Args args, c10::ScalarType lower, c10::DeviceType device_type,
                                const std::string& op) {
   c10::ScalarType widest = lower;
-  for_each_tensor(args, [&](const at::Tensor& tensor) {
-    if (!is_autocast_eligible(tensor, device_type)) {
-      return;
-    }
-    const auto dtype = tensor.scalar_type();
-    if (dtype == at::kFloat || widest == at::kFloat) {
-      widest = at::kFloat;
-    } else {
-      TORCH_CHECK(dtype == lower, "ampbench autocast: ", op, " has a ", c10::toString(dtype), " input inside a ",
-                  c10::toString(lower), " autocast scope; cannot promote between two 16-bit float types");
-    }
-  });
+  for_each_tensor(args, [&](const at::Tensor& tensor) { widest = widen(widest, tensor, device_type, op); });
   return widest;
 }
 
-[[noreturn]] void refuse_banned(const std::string& op) {
+}  // namespace
+
+c10::ScalarType widen(c10::ScalarType widest, const at::Tensor& tensor, c10::DeviceType device_type,
+                      const std::string& op) {
+  if (!is_autocast_eligible(tensor, device_type)) {
+    return widest;
+  }
+  const auto dtype = tensor.scalar_type();
+  if (dtype == at::kFloat || widest == at::kFloat) {
+    return at::kFloat;
+  }
+  TORCH_CHECK(dtype == widest, "ampbench autocast: ", op, " has a ", c10::toString(dtype), " input inside a ",
+              c10::toString(widest), " autocast scope; cannot promote between two 16-bit float types");
+  return widest;
+}
+
+void refuse_banned(const std::string& op) {
   if (op == "binary_cross_entropy") {
     TORCH_CHECK(false,
                 "ampbench autocast: binary_cross_entropy (torch::nn::BCELoss) is unsafe to autocast: a 16-bit "
@@ -121,8 +125,6 @@ c10::ScalarType promoted_dtype(Args args, c10::ScalarType lower, c10::DeviceType
               " is banned inside an autocast scope by its op policy; run it under Autocast::disabled() or change "
               "the policy with set_op_policy");
 }
-
-}  // namespace
 
 c10::DispatchKey autocast_dispatch_key(c10::DeviceType device_type) {
   return device_type == c10::DeviceType::CUDA ? c10::DispatchKey::AutocastCUDA : c10::DispatchKey::AutocastCPU;
@@ -165,7 +167,7 @@ void AutocastKernel::operator()(const c10::OperatorHandle& op, c10::DispatchKeyS
       refuse_banned(entry_.name);
   }
 
-  const FlopPlan flops = plan_flops(entry_.flop_formula, args);
+  const FlopPlan flops = plan_flops(entry_.flop_formula, flop_operands(args));
   op.callBoxed(stack);
   const std::size_t result_count = op.schema().returns().size();
   const Args results(stack->data() + (stack->size() - result_count), result_count);

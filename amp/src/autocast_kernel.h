@@ -5,6 +5,7 @@
 
 #include "op_registry.h"
 
+#include <ATen/core/Tensor.h>
 #include <ATen/core/boxing/OperatorKernel.h>
 #include <ATen/core/stack.h>
 #include <c10/core/DispatchKey.h>
@@ -17,6 +18,14 @@ class OperatorHandle;
 }
 
 namespace ampbench::amp::detail {
+
+// The next widest type for kPromote after seeing `tensor`: float32 if it or `widest` is float32;
+// ineligible tensors change nothing; a second 16-bit type is an error naming the op.
+[[nodiscard]] c10::ScalarType widen(c10::ScalarType widest, const at::Tensor& tensor, c10::DeviceType device_type,
+                                    const std::string& op);
+
+// Throws the c10::Error of a banned op, naming the safe alternative where there is one.
+[[noreturn]] void refuse_banned(const std::string& op);
 
 // AutocastCPU or AutocastCUDA.
 [[nodiscard]] c10::DispatchKey autocast_dispatch_key(c10::DeviceType device_type);

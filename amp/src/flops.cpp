@@ -3,7 +3,6 @@
 #include <ATen/core/Tensor.h>
 
 #include <array>
-#include <utility>
 
 namespace ampbench::amp::detail {
 namespace {
@@ -37,15 +36,6 @@ constexpr std::array kFormulas{
     NamedFormula{"_scaled_dot_product_flash_attention", FlopFormula::kAttention},
 };
 
-// The tensor at position i, or nullptr when there is none.
-const at::Tensor* tensor_arg(c10::ArrayRef<c10::IValue> args, std::size_t i) {
-  if (i >= args.size() || !args[i].isTensor()) {
-    return nullptr;
-  }
-  const at::Tensor& t = args[i].toTensor();
-  return t.defined() ? &t : nullptr;
-}
-
 double elements(const at::Tensor& t) { return static_cast<double>(t.numel()); }
 
 // 2 * (a's elements) * (b's last dimension): mm, bmm and their add- variants alike.
@@ -61,30 +51,29 @@ double weight_per_channel(const at::Tensor& weight) {
   return weight.dim() > 0 && weight.size(0) > 0 ? elements(weight) / static_cast<double>(weight.size(0)) : 0.0;
 }
 
-FlopPlan convolution(c10::ArrayRef<c10::IValue> args) {
-  const at::Tensor* input = tensor_arg(args, 0);
-  const at::Tensor* weight = tensor_arg(args, 1);
+FlopPlan convolution(const FlopOperands& operands) {
+  const at::Tensor* input = operands.tensors[0];
+  const at::Tensor* weight = operands.tensors[1];
   if (input == nullptr || weight == nullptr) {
     return {};
   }
-  // convolution and _convolution carry the transposed flag at position 6.
-  if (args.size() > 6 && args[6].isBool() && args[6].toBool()) {
+  if (operands.transposed) {
     return {2.0 * elements(*input) * weight_per_channel(*weight), 0.0};
   }
   return {0.0, 2.0 * weight_per_channel(*weight)};
 }
 
-FlopPlan attention(c10::ArrayRef<c10::IValue> args) {
-  const at::Tensor* q = tensor_arg(args, 0);
-  const at::Tensor* k = tensor_arg(args, 1);
-  const at::Tensor* v = tensor_arg(args, 2);
+FlopPlan attention(const FlopOperands& operands) {
+  const at::Tensor* q = operands.tensors[0];
+  const at::Tensor* k = operands.tensors[1];
+  const at::Tensor* v = operands.tensors[2];
   if (q == nullptr || k == nullptr || v == nullptr || q->dim() < 2 || k->dim() < 2 || v->dim() < 2 ||
       q->size(-1) == 0) {
     return {};
   }
   const double queries = elements(*q) / static_cast<double>(q->size(-1));  // batch * L
-  const double keys = static_cast<double>(k->size(-2));                 // S
-  const double width = static_cast<double>(q->size(-1) + v->size(-1));  // E + Ev
+  const double keys = static_cast<double>(k->size(-2));                    // S
+  const double width = static_cast<double>(q->size(-1) + v->size(-1));     // E + Ev
   return {2.0 * queries * keys * width, 0.0};
 }
 
@@ -100,46 +89,51 @@ FlopFormula flop_formula_for(std::string_view op) noexcept {
   return FlopFormula::kNone;
 }
 
-FlopPlan plan_flops(FlopFormula formula, c10::ArrayRef<c10::IValue> args) {
+FlopOperands flop_operands(c10::ArrayRef<c10::IValue> args) {
+  FlopOperands operands;
+  for (std::size_t i = 0; i < operands.tensors.size() && i < args.size(); ++i) {
+    if (args[i].isTensor() && args[i].toTensor().defined()) {
+      operands.tensors[i] = &args[i].toTensor();
+    }
+  }
+  // convolution and _convolution carry the transposed flag at position 6.
+  operands.transposed = args.size() > 6 && args[6].isBool() && args[6].toBool();
+  return operands;
+}
+
+FlopPlan plan_flops(FlopFormula formula, const FlopOperands& operands) {
+  const auto& [first, second, third] = operands.tensors;
   switch (formula) {
     case FlopFormula::kNone:
       return {};
     case FlopFormula::kMm:
     case FlopFormula::kBmm:
-      return batched_product(tensor_arg(args, 0), tensor_arg(args, 1));
+      return batched_product(first, second);
     case FlopFormula::kAddmm:
     case FlopFormula::kBaddbmm:
-      return batched_product(tensor_arg(args, 1), tensor_arg(args, 2));
-    case FlopFormula::kMatmul: {
-      const at::Tensor* self = tensor_arg(args, 0);
-      return self == nullptr || self->dim() == 0 ? FlopPlan{}
-                                                 : FlopPlan{0.0, 2.0 * static_cast<double>(self->size(-1))};
-    }
+      return batched_product(second, third);
+    case FlopFormula::kMatmul:
+      return first == nullptr || first->dim() == 0 ? FlopPlan{}
+                                                   : FlopPlan{0.0, 2.0 * static_cast<double>(first->size(-1))};
     case FlopFormula::kLinear: {
-      const at::Tensor* input = tensor_arg(args, 0);
-      const at::Tensor* weight = tensor_arg(args, 1);
-      if (input == nullptr || weight == nullptr) {
+      if (first == nullptr || second == nullptr) {
         return {};
       }
-      const double outputs = weight->dim() == 2 ? static_cast<double>(weight->size(0)) : 1.0;
-      return {2.0 * elements(*input) * outputs, 0.0};
+      const double outputs = second->dim() == 2 ? static_cast<double>(second->size(0)) : 1.0;
+      return {2.0 * elements(*first) * outputs, 0.0};
     }
     case FlopFormula::kConvolution:
-      return convolution(args);
-    case FlopFormula::kConvTranspose: {
-      const at::Tensor* input = tensor_arg(args, 0);
-      const at::Tensor* weight = tensor_arg(args, 1);
-      return input == nullptr || weight == nullptr ? FlopPlan{}
-                                                   : FlopPlan{2.0 * elements(*input) * weight_per_channel(*weight), 0.0};
-    }
-    case FlopFormula::kConvTbc: {
-      const at::Tensor* weight = tensor_arg(args, 1);
-      return weight == nullptr || weight->dim() != 3
+      return convolution(operands);
+    case FlopFormula::kConvTranspose:
+      return first == nullptr || second == nullptr
                  ? FlopPlan{}
-                 : FlopPlan{0.0, 2.0 * static_cast<double>(weight->size(0) * weight->size(1))};
-    }
+                 : FlopPlan{2.0 * elements(*first) * weight_per_channel(*second), 0.0};
+    case FlopFormula::kConvTbc:
+      return second == nullptr || second->dim() != 3
+                 ? FlopPlan{}
+                 : FlopPlan{0.0, 2.0 * static_cast<double>(second->size(0) * second->size(1))};
     case FlopFormula::kAttention:
-      return attention(args);
+      return attention(operands);
   }
   return {};
 }

@@ -5,6 +5,7 @@
 #include <ATen/core/ivalue.h>
 #include <c10/util/ArrayRef.h>
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 
@@ -32,8 +33,18 @@ struct FlopPlan {
   double per_output_element = 0.0;
 };
 
-// args: the op's arguments in schema order, before the call. Arguments that do not have the
-// expected shape give 0 rather than an error: counting must never break a model.
-[[nodiscard]] FlopPlan plan_flops(FlopFormula formula, c10::ArrayRef<c10::IValue> args);
+// The shape-bearing arguments: the tensors at argument positions 0, 1, 2 (nullptr where the
+// argument is not a defined tensor), and the transposed flag of convolution/_convolution.
+struct FlopOperands {
+  std::array<const at::Tensor*, 3> tensors{};
+  bool transposed = false;
+};
+
+// From boxed arguments in schema order, as they are before the call.
+[[nodiscard]] FlopOperands flop_operands(c10::ArrayRef<c10::IValue> args);
+
+// Operands without the expected shape give 0 rather than an error: counting must never break a
+// model.
+[[nodiscard]] FlopPlan plan_flops(FlopFormula formula, const FlopOperands& operands);
 
 }  // namespace ampbench::amp::detail

@@ -4,6 +4,7 @@
 #include "ampbench/amp/autocast.h"
 #include "autocast_kernel.h"
 #include "autocast_kernels.h"
+#include "typed_kernels.h"
 
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <c10/util/Exception.h>
@@ -106,6 +107,10 @@ class KernelRegistrations {
                                                      autocast_dispatch_key(device_type), __FILE__, __LINE__);
     const auto register_entry = [&](OpEntry& entry) {
       const c10::OperatorHandle handle = find_aten_op(entry.name);
+      if (auto typed = make_typed_kernel(entry)) {
+        fragment->impl(entry.name.c_str(), std::move(*typed));
+        return;
+      }
       fragment->impl(entry.name.c_str(), torch::CppFunction::makeFromBoxedFunctor(std::make_unique<AutocastKernel>(
                                              entry, optional_dtype_argument(handle))));
     };

@@ -12,12 +12,14 @@ namespace ampbench::amp {
 namespace {
 
 // The weight-cast cache, per thread (LibTorch's is one global map behind a mutex). The key is the
-// source's TensorImpl; the weak reference keeps that TensorImpl's memory from being reused by
+// weight's TensorImpl; the weak reference keeps that TensorImpl's memory from being reused by
 // another tensor while the entry lives, so an address can never hit for the wrong tensor.
+// An entry holds the weight's cast, its transpose's cast, or both (see transposed_weight).
 struct CachedCast {
   using WeakImpl = c10::weak_intrusive_ptr<c10::TensorImpl, c10::UndefinedTensorImpl>;
   WeakImpl source;
   at::Tensor cast;
+  at::Tensor transposed_cast;
 };
 thread_local std::unordered_map<const c10::TensorImpl*, CachedCast> cached_casts;
 thread_local CastCacheStats cache_stats;
@@ -30,9 +32,9 @@ bool is_cacheable(const at::Tensor& t, c10::ScalarType to, c10::DeviceType devic
 
 // The 2-D weight that t is the plain transpose of, if any. torch::nn::Linear in the C++ frontend
 // calls addmm(bias, x, weight.t()) or matmul(x, weight.t()), so its weight reaches autocast as a
-// view; Python's F.linear passes the weight itself to aten::linear, whose autocast kernel caches
-// it and transposes the cast. Caching the base and transposing the cached cast rebuilds exactly
-// that graph (cast, then transpose) with identical values, so C++ models get the same cache.
+// fresh view on every call, which LibTorch never caches. ampbench caches the cast of that view
+// under the weight: the first use casts exactly as LibTorch does (same graph, same cost), later
+// uses in the scope hit, as Python's F.linear (which passes the weight itself) does.
 std::optional<at::Tensor> transposed_weight(const at::Tensor& t) {
   if (!t.is_view() || t.dim() != 2 || !t.requires_grad()) {
     return std::nullopt;
@@ -46,16 +48,26 @@ std::optional<at::Tensor> transposed_weight(const at::Tensor& t) {
   return base;
 }
 
-at::Tensor cached_cast(const at::Tensor& t, c10::ScalarType to) {
-  const auto it = cached_casts.find(t.unsafeGetTensorImpl());
-  if (it != cached_casts.end()) {
+// The cast of `weight` (transposed: of `view`, its transpose) from the cache, or cast now and kept.
+at::Tensor cached_cast(const at::Tensor& weight, const at::Tensor& view, bool transposed, c10::ScalarType to) {
+  auto it = cached_casts.find(weight.unsafeGetTensorImpl());
+  if (it == cached_casts.end()) {
+    it = cached_casts.emplace(weight.unsafeGetTensorImpl(), CachedCast{CachedCast::WeakImpl(weight.getIntrusivePtr()), {}, {}})
+             .first;
+  }
+  CachedCast& entry = it->second;
+  at::Tensor& wanted = transposed ? entry.transposed_cast : entry.cast;
+  const at::Tensor& other = transposed ? entry.cast : entry.transposed_cast;
+  if (wanted.defined() || other.defined()) {
     ++cache_stats.hits;
-    return it->second.cast;
+    if (!wanted.defined()) {
+      wanted = other.t();
+    }
+    return wanted;
   }
   ++cache_stats.casts;
-  at::Tensor cast = t.to(to);
-  cached_casts.emplace(t.unsafeGetTensorImpl(), CachedCast{CachedCast::WeakImpl(t.getIntrusivePtr()), cast});
-  return cast;
+  wanted = view.to(to);
+  return wanted;
 }
 
 }  // namespace
@@ -107,10 +119,10 @@ at::Tensor cast_for_autocast(const at::Tensor& t, c10::ScalarType to, c10::Devic
     return t;
   }
   if (is_cacheable(t, to, device_type)) {
-    return cached_cast(t, to);
+    return cached_cast(t, t, /*transposed=*/false, to);
   }
   if (const auto weight = transposed_weight(t); weight && is_cacheable(*weight, to, device_type)) {
-    return cached_cast(*weight, to).t();
+    return cached_cast(*weight, t, /*transposed=*/true, to);
   }
   ++cache_stats.uncached_casts;
   return t.to(to);

@@ -24,8 +24,8 @@ namespace ampbench::amp {
 // thread's previous state for its device type (enabled flag and dtype) and restores it exactly on
 // exit, also when an exception unwinds. Casts of weights (fp32 leaves that require grad) are
 // cached while the outermost scope lives and dropped when it exits, as in PyTorch; so are casts
-// of a weight's plain transpose (cast once, then transposed), because the C++ frontend's
-// torch::nn::Linear passes weight.t() where Python's passes the weight to aten::linear.
+// of a weight's plain transpose, because the C++ frontend's torch::nn::Linear passes a fresh
+// weight.t() on every call where Python's passes the weight itself to aten::linear.
 class Autocast {
  public:
   // An enabled scope. device_type: CPU or CUDA; dtype: BFloat16 or Half. Anything else throws
