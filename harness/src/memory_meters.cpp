@@ -5,13 +5,16 @@
 
 #include <atomic>
 #include <fstream>
+#include <mutex>
+#include <unordered_map>
 #include <string>
 
 namespace ampbench::harness {
 namespace {
 
-// Wraps LibTorch's default CPU allocator; each allocation carries a small context that remembers
-// its size, so frees are counted without a lookup table.
+// Wraps LibTorch's default CPU allocator. The DataPtr it hands out keeps context == data, as the
+// default allocator's do: oneDNN (convolutions, attention) asserts exactly that, so the size and
+// the inner deleter of each live allocation are kept in a table instead of in the context.
 class CountingCpuAllocator final : public c10::Allocator {
  public:
   explicit CountingCpuAllocator(c10::Allocator* inner) : inner_(inner) {}
@@ -20,9 +23,15 @@ class CountingCpuAllocator final : public c10::Allocator {
     c10::DataPtr inner = inner_->allocate(bytes);
     void* data = inner.get();
     const c10::Device device = inner.device();
-    auto* context = new Allocation{std::move(inner), bytes, this};
+    if (data == nullptr) return inner;  // zero-byte allocations: nothing to count or free
+    const c10::DeleterFnPtr inner_deleter = inner.get_deleter();
+    void* inner_context = inner.release_context();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      live_allocations_[data] = Allocation{bytes, inner_context, inner_deleter};
+    }
     add(static_cast<std::int64_t>(bytes));
-    return {data, context, &release, device};
+    return {data, data, &release, device};
   }
 
   void copy_data(void* dest, const void* src, std::size_t count) const override {
@@ -35,16 +44,12 @@ class CountingCpuAllocator final : public c10::Allocator {
 
  private:
   struct Allocation {
-    c10::DataPtr inner;  // freeing it frees the memory through the wrapped allocator
     size_t bytes;
-    CountingCpuAllocator* owner;
+    void* inner_context;
+    c10::DeleterFnPtr inner_deleter;
   };
 
-  static void release(void* context) {
-    auto* allocation = static_cast<Allocation*>(context);
-    allocation->owner->live_.fetch_sub(static_cast<std::int64_t>(allocation->bytes));
-    delete allocation;
-  }
+  static void release(void* data);
 
   void add(std::int64_t bytes) {
     const std::int64_t now = live_.fetch_add(bytes) + bytes;
@@ -53,7 +58,22 @@ class CountingCpuAllocator final : public c10::Allocator {
     }
   }
 
+  void free(void* data) {
+    Allocation allocation{};
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      const auto found = live_allocations_.find(data);
+      if (found == live_allocations_.end()) return;
+      allocation = found->second;
+      live_allocations_.erase(found);
+    }
+    live_.fetch_sub(static_cast<std::int64_t>(allocation.bytes));
+    if (allocation.inner_deleter != nullptr) allocation.inner_deleter(allocation.inner_context);
+  }
+
   c10::Allocator* inner_;
+  std::mutex mutex_;
+  std::unordered_map<void*, Allocation> live_allocations_;
   std::atomic<std::int64_t> live_{0};
   std::atomic<std::int64_t> peak_{0};
 };
@@ -68,6 +88,8 @@ CountingCpuAllocator& counting_allocator() {
   }();
   return *allocator;
 }
+
+void CountingCpuAllocator::release(void* data) { counting_allocator().free(data); }
 
 std::int64_t status_kib(const std::string& key) {
   std::ifstream status("/proc/self/status");
