@@ -70,7 +70,7 @@ std::string describe_exit(int status) {
 // Reads the child's stderr to its end: progress lines go to the sink, the rest to our stderr.
 std::string pump_child_stderr(int fd, const ProgressSink& progress) {
   std::string pending;
-  std::string last_line;
+  std::string last_line;  // the most telling line: an exception's message, else the first line
   char buffer[4096];
   const auto handle_line = [&](const std::string& line) {
     if (line.rfind(kProgressPrefix, 0) == 0) {
@@ -81,7 +81,14 @@ std::string pump_child_stderr(int fd, const ProgressSink& progress) {
       return;
     }
     std::cerr << line << "\n";
-    if (!line.empty()) last_line = line;
+    // The error is the line an uncaught exception prints ("what(): ..."), not the backtrace after it.
+    const auto what = line.find("what():");
+    if (what != std::string::npos) {
+      last_line = line.substr(line.find_first_not_of(' ', what + 7));
+    } else if (!line.empty() && line.rfind("frame #", 0) != 0 && line.rfind("Exception raised", 0) != 0 &&
+               last_line.empty()) {
+      last_line = line;
+    }
   };
   for (ssize_t got; (got = read(fd, buffer, sizeof buffer)) != 0;) {
     if (got < 0) {

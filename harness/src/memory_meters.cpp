@@ -38,6 +38,10 @@ class CountingCpuAllocator final : public c10::Allocator {
     default_copy_data(dest, src, count);
   }
 
+  // oneDNN allocates through raw_allocate()/raw_deallocate(), which need a deleter that takes the
+  // data pointer alone: ours does, since sizes live in the table.
+  c10::DeleterFnPtr raw_deleter() const override { return &release; }
+
   void reset_peak() { peak_.store(live_.load()); }
   [[nodiscard]] std::int64_t live() const { return live_.load(); }
   [[nodiscard]] std::int64_t peak() const { return peak_.load(); }
