@@ -80,6 +80,23 @@ TEST(CellRunner, AnUnknownWorkloadIsAFailedCellNotAnException) {
   EXPECT_NE(result.error.find("unknown workload 'resnet9000'"), std::string::npos) << result.error;
 }
 
+// Convolutions and attention go through oneDNN, which has its own demands on the CPU allocator
+// the memory meter installs: every workload must train in full and in low precision.
+TEST(CellRunner, ConvAndAttentionWorkloadsTrainInEveryPrecision) {
+  for (const std::string workload : {"simplecnn", "transformer"}) {
+    for (const std::string mode : {"fp32", "bf16", "fp16"}) {
+      auto spec = tiny_cell(workload, mode);
+      spec.batch = 2;
+      spec.warmup = 1;
+      spec.min_steps = 2;
+      spec.max_steps = 2;
+      const auto result = run_cell(spec);
+      EXPECT_EQ(result.status, "ok") << workload << " " << mode << ": " << result.error;
+      EXPECT_GT(result.memory.peak_tensor_bytes, 0) << workload << " " << mode;
+    }
+  }
+}
+
 TEST(Suite, AmpCellsAreRelatedToFp32WithIntervalsAndDivergence) {
   ampbench::reports::Report report;
   report.cells.push_back(run_cell(tiny_cell("simplenet", "fp32")));
