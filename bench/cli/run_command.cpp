@@ -1,5 +1,6 @@
 // `ampbench run`: trains the suite's cells, prints progress to stderr and a table to stdout, and
-// writes DIR/report.json atomically. Exit 1 when any cell failed (the report still has the rest).
+// writes DIR/report.json, DIR/report.md and DIR/report.html, each atomically. Exit 1 when any cell
+// failed (the reports still have the rest).
 #include <unistd.h>
 
 #include <iostream>
@@ -7,6 +8,9 @@
 
 #include "ampbench/harness/environment_probe.h"
 #include "ampbench/harness/suite.h"
+#include "ampbench/reports/atomic_file.h"
+#include "ampbench/reports/html.h"
+#include "ampbench/reports/markdown.h"
 #include "ampbench/reports/report_json.h"
 #include "ampbench/reports/table.h"
 #include "commands.h"
@@ -36,8 +40,10 @@ int run(const RunFlags& flags) {
   std::filesystem::create_directories(options.out);
   const auto report_path = options.out / "report.json";
   reports::write_report_atomically(report, report_path);
+  reports::write_file_atomically(options.out / "report.md", reports::render_markdown(report));
+  reports::write_file_atomically(options.out / "report.html", reports::render_html(report));
   std::cout << reports::render_table(report);
-  std::cerr << "report: " << report_path.string() << "\n";
+  std::cerr << "reports: " << report_path.string() << ", report.md, report.html\n";
   const bool any_failed =
       std::any_of(report.cells.begin(), report.cells.end(), [](const auto& cell) { return cell.status != "ok"; });
   return any_failed ? kExitRegression : kExitSuccess;
@@ -46,7 +52,7 @@ int run(const RunFlags& flags) {
 }  // namespace
 
 Action add_run_command(CLI::App& app) {
-  auto* command = app.add_subcommand("run", "Train the suite's cells under each mode and write DIR/report.json");
+  auto* command = app.add_subcommand("run", "Train the suite's cells under each mode; write DIR/report.json, report.md, report.html");
   auto flags = std::make_shared<RunFlags>();
   const auto option = [&](auto& field, const char* name, const char* help) {
     command->add_option_function<typename std::decay_t<decltype(field)>::value_type>(

@@ -98,6 +98,8 @@ TEST_F(RunCommand, TinyRunWritesAReportWhereFp32DescendsAndAmpIsRelatedToIt) {
     EXPECT_EQ(cell.divergence->verdict, "within bound") << cell.mode;
   }
   EXPECT_NE(result.out.find("simplenet"), std::string::npos) << result.out;  // the table
+  EXPECT_TRUE(fs::exists(out() / "report.md"));
+  EXPECT_TRUE(fs::exists(out() / "report.html"));
   const auto schema = run_process({AMPBENCH_PYTHON, AMPBENCH_SCHEMA_VALIDATOR, AMPBENCH_REPORT_SCHEMA,
                                    (out() / "report.json").string()});
   EXPECT_EQ(schema.exit_code, 0) << schema.out << schema.err;
