@@ -66,17 +66,27 @@ class NativeAutocast {
 
 enum class Mode { kAmpbench, kNative, kFp32 };
 
+// The autocast scope a mode runs under: ampbench's, LibTorch's native one, or none.
+class ModeScope {
+ public:
+  explicit ModeScope(Mode mode) {
+    if (mode == Mode::kAmpbench) {
+      ours_.emplace(kCpu, at::kBFloat16);
+    } else if (mode == Mode::kNative) {
+      native_.emplace();
+    }
+  }
+
+ private:
+  std::optional<ampbench::amp::Autocast> ours_;
+  std::optional<NativeAutocast> native_;
+};
+
 void train_step(StepFixture& fixture, Mode mode) {
   fixture.model->zero_grad();
   torch::Tensor loss;
   {
-    std::optional<ampbench::amp::Autocast> ours;
-    std::optional<NativeAutocast> native;
-    if (mode == Mode::kAmpbench) {
-      ours.emplace(kCpu, at::kBFloat16);
-    } else if (mode == Mode::kNative) {
-      native.emplace();
-    }
+    const ModeScope scope(mode);
     loss = torch::mse_loss(fixture.model->forward(fixture.input), fixture.target);
   }
   loss.backward();
@@ -114,13 +124,7 @@ void run_addmm(benchmark::State& state, Mode mode) {
   const auto bias = torch::randn({8, 8});
   const auto a = torch::randn({8, 8});
   const auto b = torch::randn({8, 8});
-  std::optional<ampbench::amp::Autocast> ours;
-  std::optional<NativeAutocast> native;
-  if (mode == Mode::kAmpbench) {
-    ours.emplace(kCpu, at::kBFloat16);
-  } else if (mode == Mode::kNative) {
-    native.emplace();
-  }
+  const ModeScope scope(mode);
   for (auto _ : state) {
     benchmark::DoNotOptimize(torch::addmm(bias, a, b));
   }
