@@ -31,8 +31,7 @@ struct StepFixture {
       parameter_count += param.numel();
     }
     // A tiny lr keeps the parameters sane over millions of steps with fixed gradients.
-    optimizer = std::make_unique<torch::optim::SGD>(
-        model->parameters(), torch::optim::SGDOptions(1e-9).momentum(0.9));
+    optimizer = std::make_unique<torch::optim::SGD>(model->parameters(), torch::optim::SGDOptions(1e-9).momentum(0.9));
   }
 };
 
@@ -53,8 +52,7 @@ void BM_OptimizerStep(benchmark::State& state) {
 void BM_GradScalerStep(benchmark::State& state) {
   torch::set_num_threads(1);
   StepFixture fixture(state.range(0), state.range(1));
-  ampbench::amp::GradScaler scaler(
-      c10::DeviceType::CPU, {.init_scale = 1.0, .growth_interval = std::int64_t{1} << 40});
+  ampbench::amp::GradScaler scaler(c10::DeviceType::CPU, {.init_scale = 1.0, .growth_interval = std::int64_t{1} << 40});
   (void)scaler.scale(torch::ones({}));  // initialises the scale, as the loss would
   const auto syncs_before = scaler.host_syncs();
   for (auto _ : state) {
@@ -62,17 +60,17 @@ void BM_GradScalerStep(benchmark::State& state) {
     scaler.update();
   }
   set_counters(state, fixture);
-  state.counters["host_syncs_per_step"] = benchmark::Counter(
-      static_cast<double>(scaler.host_syncs() - syncs_before) / static_cast<double>(state.iterations()));
+  state.counters["host_syncs_per_step"] = benchmark::Counter(static_cast<double>(scaler.host_syncs() - syncs_before) /
+                                                             static_cast<double>(state.iterations()));
   scaler.clear_telemetry();
 }
 
 void parameter_counts(benchmark::internal::Benchmark* bench) {
   bench->ArgNames({"layers", "width"});
-  bench->Args({4, 64});     //     16.6 k params,   8 tensors
-  bench->Args({64, 64});    //    266   k params, 128 tensors
-  bench->Args({4, 512});    //      1.05 M params,  8 tensors
-  bench->Args({4, 2048});   //     16.8  M params,  8 tensors
+  bench->Args({4, 64});    //     16.6 k params,   8 tensors
+  bench->Args({64, 64});   //    266   k params, 128 tensors
+  bench->Args({4, 512});   //      1.05 M params,  8 tensors
+  bench->Args({4, 2048});  //     16.8  M params,  8 tensors
   bench->Unit(benchmark::kMicrosecond);
 }
 

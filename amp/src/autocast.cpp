@@ -11,8 +11,8 @@ namespace ampbench::amp {
 namespace {
 
 void check_autocast_dtype(c10::DeviceType device_type, c10::ScalarType dtype) {
-  const std::string where = "ampbench autocast on " + c10::DeviceTypeName(device_type) + ": dtype " +
-                            std::string(c10::toString(dtype));
+  const std::string where =
+      "ampbench autocast on " + c10::DeviceTypeName(device_type) + ": dtype " + std::string(c10::toString(dtype));
   if (!c10::isFloatingType(dtype)) {
     throw std::invalid_argument(where + " is not a floating-point type; use BFloat16 or Half");
   }

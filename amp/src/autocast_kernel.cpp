@@ -91,8 +91,7 @@ void cast_args(c10::IValue* first, std::size_t count, c10::ScalarType to, c10::D
 }
 
 // The widest floating type among the eligible inputs, starting from the lower-precision type.
-c10::ScalarType promoted_dtype(Args args, c10::ScalarType lower, c10::DeviceType device_type,
-                               const std::string& op) {
+c10::ScalarType promoted_dtype(Args args, c10::ScalarType lower, c10::DeviceType device_type, const std::string& op) {
   c10::ScalarType widest = lower;
   for_each_tensor(args, [&](const at::Tensor& tensor) { widest = widen(widest, tensor, device_type, op); });
   return widest;
@@ -133,8 +132,7 @@ c10::DispatchKey autocast_dispatch_key(c10::DeviceType device_type) {
 AutocastKernel::AutocastKernel(OpEntry& entry, std::optional<std::size_t> dtype_argument)
     : entry_(entry), key_(autocast_dispatch_key(entry.device_type)), dtype_argument_(dtype_argument) {}
 
-void AutocastKernel::operator()(const c10::OperatorHandle& op, c10::DispatchKeySet /*keys*/,
-                                torch::jit::Stack* stack) {
+void AutocastKernel::operator()(const c10::OperatorHandle& op, c10::DispatchKeySet /*keys*/, torch::jit::Stack* stack) {
   const c10::impl::ExcludeDispatchKeyGuard no_autocast(key_);
   const c10::DeviceType device_type = entry_.device_type;
   const std::size_t arg_count = op.schema().arguments().size();

@@ -24,13 +24,11 @@ void check_device_supported(c10::DeviceType device_type) {
   } catch (const c10::Error&) {
     // Falls through to the error below, which names the device type.
   }
-  for (const char* op : {"aten::_amp_foreach_non_finite_check_and_unscale_",
-                         "aten::_amp_update_scale_"}) {
+  for (const char* op : {"aten::_amp_foreach_non_finite_check_and_unscale_", "aten::_amp_update_scale_"}) {
     const auto handle = c10::Dispatcher::singleton().findSchema({op, ""});
-    TORCH_CHECK_NOT_IMPLEMENTED(
-        key != c10::DispatchKey::Undefined && handle && handle->hasKernelForDispatchKey(key),
-        "GradScaler: device type '", c10::DeviceTypeName(device_type, /*lower_case=*/true),
-        "' is not supported: this LibTorch build has no ", op, " kernel for it");
+    TORCH_CHECK_NOT_IMPLEMENTED(key != c10::DispatchKey::Undefined && handle && handle->hasKernelForDispatchKey(key),
+                                "GradScaler: device type '", c10::DeviceTypeName(device_type, /*lower_case=*/true),
+                                "' is not supported: this LibTorch build has no ", op, " kernel for it");
   }
 }
 
@@ -69,10 +67,8 @@ GradScaler::GradScaler(c10::DeviceType device_type, GradScalerOptions options)
     return;
   }
   check_device_supported(device_type_);
-  TORCH_CHECK_VALUE(growth_factor_ > 1.0, "GradScaler: growth_factor must be > 1.0, got ",
-                    growth_factor_);
-  TORCH_CHECK_VALUE(backoff_factor_ < 1.0, "GradScaler: backoff_factor must be < 1.0, got ",
-                    backoff_factor_);
+  TORCH_CHECK_VALUE(growth_factor_ > 1.0, "GradScaler: growth_factor must be > 1.0, got ", growth_factor_);
+  TORCH_CHECK_VALUE(backoff_factor_ < 1.0, "GradScaler: backoff_factor must be < 1.0, got ", backoff_factor_);
 }
 
 void GradScaler::require_scale(const char* caller) const {
@@ -86,8 +82,7 @@ void GradScaler::lazy_init(const c10::Device& device) {
     return;
   }
   scale_ = at::full({}, init_scale_, at::TensorOptions().dtype(at::kFloat).device(device));
-  growth_tracker_ =
-      at::full({}, init_growth_tracker_, at::TensorOptions().dtype(at::kInt).device(device));
+  growth_tracker_ = at::full({}, init_growth_tracker_, at::TensorOptions().dtype(at::kInt).device(device));
 }
 
 void GradScaler::check_output(const torch::Tensor& output) const {
@@ -97,8 +92,7 @@ void GradScaler::check_output(const torch::Tensor& output) const {
                    "dtype ",
                    output.scalar_type());
   TORCH_CHECK_VALUE(output.device().type() == device_type_, "GradScaler::scale: this scaler is for ",
-                    c10::DeviceTypeName(device_type_, true), " but the output is on ",
-                    output.device());
+                    c10::DeviceTypeName(device_type_, true), " but the output is on ", output.device());
 }
 
 torch::Tensor GradScaler::scale(const torch::Tensor& output) {
@@ -123,8 +117,7 @@ std::vector<torch::Tensor> GradScaler::scale(const std::vector<torch::Tensor>& o
     auto it = std::find_if(scale_per_device.begin(), scale_per_device.end(),
                            [&](const auto& entry) { return entry.first == output.device(); });
     if (it == scale_per_device.end()) {
-      scale_per_device.emplace_back(output.device(),
-                                    scale_.to(output.device(), /*non_blocking=*/true));
+      scale_per_device.emplace_back(output.device(), scale_.to(output.device(), /*non_blocking=*/true));
       it = std::prev(scale_per_device.end());
     }
     scaled.push_back(output * it->second);
@@ -132,8 +125,9 @@ std::vector<torch::Tensor> GradScaler::scale(const std::vector<torch::Tensor>& o
   return scaled;
 }
 
-std::vector<std::pair<c10::Device, at::Tensor>> GradScaler::unscale_grads(
-    torch::optim::Optimizer& optimizer, const at::Tensor& inv_scale, bool allow_fp16) {
+std::vector<std::pair<c10::Device, at::Tensor>> GradScaler::unscale_grads(torch::optim::Optimizer& optimizer,
+                                                                          const at::Tensor& inv_scale,
+                                                                          bool allow_fp16) {
   at::NoGradGuard no_grad;
   std::vector<GradGroup> groups;
   for (auto& param_group : optimizer.param_groups()) {
@@ -164,10 +158,9 @@ std::vector<std::pair<c10::Device, at::Tensor>> GradScaler::unscale_grads(
     const auto matches = [&](const auto& entry) { return entry.first == group.device; };
     auto found = std::find_if(found_inf_per_device.begin(), found_inf_per_device.end(), matches);
     if (found == found_inf_per_device.end()) {
-      found_inf_per_device.emplace_back(
-          group.device, at::zeros({}, at::TensorOptions().dtype(at::kFloat).device(group.device)));
-      inv_scale_per_device.emplace_back(group.device,
-                                        inv_scale.to(group.device, /*non_blocking=*/true));
+      found_inf_per_device.emplace_back(group.device,
+                                        at::zeros({}, at::TensorOptions().dtype(at::kFloat).device(group.device)));
+      inv_scale_per_device.emplace_back(group.device, inv_scale.to(group.device, /*non_blocking=*/true));
       found = std::prev(found_inf_per_device.end());
     }
     const auto inv = std::find_if(inv_scale_per_device.begin(), inv_scale_per_device.end(), matches);
@@ -210,8 +203,7 @@ bool GradScaler::step(torch::optim::Optimizer& optimizer) {
   }
   require_scale("step");
   auto& state = per_optimizer_[&optimizer];
-  TORCH_CHECK(state.stage != OptimizerStage::kStepped,
-              "step() has already been called since the last update().");
+  TORCH_CHECK(state.stage != OptimizerStage::kStepped, "step() has already been called since the last update().");
   if (state.stage == OptimizerStage::kReady) {
     unscale_(optimizer);
   }
@@ -264,8 +256,7 @@ void GradScaler::update(std::optional<double> new_scale) {
                 "No inf checks were recorded prior to update(): call step() (or unscale_()) on "
                 "an optimizer with gradients first.");
     record_telemetry(found_inf);
-    at::_amp_update_scale_(scale_, growth_tracker_, found_inf, growth_factor_, backoff_factor_,
-                           growth_interval_);
+    at::_amp_update_scale_(scale_, growth_tracker_, found_inf, growth_factor_, backoff_factor_, growth_interval_);
   }
   per_optimizer_.clear();
 }
@@ -275,8 +266,8 @@ void GradScaler::update(const torch::Tensor& new_scale) {
     return;
   }
   require_scale("update");
-  TORCH_CHECK_VALUE(new_scale.defined() && new_scale.device().type() == device_type_ &&
-                        new_scale.numel() == 1 && !new_scale.requires_grad(),
+  TORCH_CHECK_VALUE(new_scale.defined() && new_scale.device().type() == device_type_ && new_scale.numel() == 1 &&
+                        !new_scale.requires_grad(),
                     "GradScaler::update: new_scale should be a float or a one-element tensor on ",
                     c10::DeviceTypeName(device_type_, true), " with requires_grad=false");
   record_telemetry(combined_found_inf());

@@ -8,8 +8,7 @@
 namespace ampbench::amp {
 namespace {
 
-const c10::IValue& required(const c10::Dict<std::string, c10::IValue>& state,
-                            const std::string& key) {
+const c10::IValue& required(const c10::Dict<std::string, c10::IValue>& state, const std::string& key) {
   const auto it = state.find(key);
   TORCH_CHECK_VALUE(it != state.end(), "GradScaler::load_state_dict: missing key '", key, "'");
   return it->value();
@@ -23,11 +22,9 @@ double required_double(const c10::Dict<std::string, c10::IValue>& state, const s
   return value.isDouble() ? value.toDouble() : static_cast<double>(value.toInt());
 }
 
-std::int64_t required_int(const c10::Dict<std::string, c10::IValue>& state,
-                          const std::string& key) {
+std::int64_t required_int(const c10::Dict<std::string, c10::IValue>& state, const std::string& key) {
   const auto& value = required(state, key);
-  TORCH_CHECK_TYPE(value.isInt(), "GradScaler::load_state_dict: key '", key,
-                   "' must be an int, got ", value.tagKind());
+  TORCH_CHECK_TYPE(value.isInt(), "GradScaler::load_state_dict: key '", key, "' must be an int, got ", value.tagKind());
   return value.toInt();
 }
 
@@ -49,8 +46,7 @@ std::int64_t GradScaler::get_growth_tracker() const {
   if (!enabled_) {
     return 0;
   }
-  return growth_tracker_.defined() ? static_cast<std::int64_t>(read_double(growth_tracker_))
-                                   : init_growth_tracker_;
+  return growth_tracker_.defined() ? static_cast<std::int64_t>(read_double(growth_tracker_)) : init_growth_tracker_;
 }
 
 c10::Dict<std::string, c10::IValue> GradScaler::state_dict() const {
@@ -81,10 +77,14 @@ void GradScaler::load_state_dict(const c10::Dict<std::string, c10::IValue>& stat
   const double backoff_factor = required_double(state, "backoff_factor");
   const std::int64_t growth_interval = required_int(state, "growth_interval");
   const std::int64_t growth_tracker = required_int(state, "_growth_tracker");
-  TORCH_CHECK_VALUE(growth_factor > 1.0, "GradScaler::load_state_dict: 'growth_factor' must be > "
-                                         "1.0, got ", growth_factor);
-  TORCH_CHECK_VALUE(backoff_factor < 1.0, "GradScaler::load_state_dict: 'backoff_factor' must be "
-                                          "< 1.0, got ", backoff_factor);
+  TORCH_CHECK_VALUE(growth_factor > 1.0,
+                    "GradScaler::load_state_dict: 'growth_factor' must be > "
+                    "1.0, got ",
+                    growth_factor);
+  TORCH_CHECK_VALUE(backoff_factor < 1.0,
+                    "GradScaler::load_state_dict: 'backoff_factor' must be "
+                    "< 1.0, got ",
+                    backoff_factor);
 
   init_scale_ = scale;
   growth_factor_ = growth_factor;
@@ -103,8 +103,7 @@ std::vector<ScalerStepRecord> GradScaler::telemetry() const {
     return records;
   }
   ++host_syncs_;  // one copy of the whole history to the host
-  const at::Tensor history =
-      at::cat(telemetry_chunks_).narrow(0, 0, telemetry_rows_).to(at::kCPU, at::kDouble);
+  const at::Tensor history = at::cat(telemetry_chunks_).narrow(0, 0, telemetry_rows_).to(at::kCPU, at::kDouble);
   const auto rows = history.accessor<double, 2>();
   records.reserve(static_cast<std::size_t>(telemetry_rows_));
   for (std::int64_t i = 0; i < telemetry_rows_; ++i) {

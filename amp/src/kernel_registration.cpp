@@ -103,16 +103,16 @@ class KernelRegistrations {
   void register_fragment(c10::DeviceType device_type, OpEntry* only) {
     RegistrationWarningFilter filter;
     const c10::WarningUtils::WarningHandlerGuard filter_guard(&filter);
-    auto fragment = std::make_unique<torch::Library>(torch::Library::IMPL, "aten",
-                                                     autocast_dispatch_key(device_type), __FILE__, __LINE__);
+    auto fragment = std::make_unique<torch::Library>(torch::Library::IMPL, "aten", autocast_dispatch_key(device_type),
+                                                     __FILE__, __LINE__);
     const auto register_entry = [&](OpEntry& entry) {
       const c10::OperatorHandle handle = find_aten_op(entry.name);
       if (auto typed = make_typed_kernel(entry)) {
         fragment->impl(entry.name.c_str(), std::move(*typed));
         return;
       }
-      fragment->impl(entry.name.c_str(), torch::CppFunction::makeFromBoxedFunctor(std::make_unique<AutocastKernel>(
-                                             entry, optional_dtype_argument(handle))));
+      fragment->impl(entry.name.c_str(), torch::CppFunction::makeFromBoxedFunctor(
+                                             std::make_unique<AutocastKernel>(entry, optional_dtype_argument(handle))));
     };
     if (only != nullptr) {
       register_entry(*only);
@@ -144,9 +144,10 @@ void reinstall_autocast_kernels(c10::DeviceType device_type) { KernelRegistratio
 void check_op_for_policy(std::string_view op, CastPolicy policy) {
   const c10::OperatorHandle handle = find_aten_op(op);
   if (policy == CastPolicy::kFp32SetOptDtype && !optional_dtype_argument(handle)) {
-    throw std::invalid_argument("ampbench autocast: policy fp32_set_opt_dtype needs an op with an optional "
-                                "'dtype' argument, and '" +
-                                std::string(op) + "' has none; use fp32 instead");
+    throw std::invalid_argument(
+        "ampbench autocast: policy fp32_set_opt_dtype needs an op with an optional "
+        "'dtype' argument, and '" +
+        std::string(op) + "' has none; use fp32 instead");
   }
 }
 

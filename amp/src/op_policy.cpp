@@ -38,8 +38,9 @@ std::vector<OpPolicy> default_op_policies(c10::DeviceType device_type) {
 std::vector<OpPolicy> op_policies(c10::DeviceType device_type) {
   detail::check_autocast_device(device_type);
   std::vector<OpPolicy> table;
-  detail::for_each_active_entry(device_type,
-                                [&](detail::OpEntry& entry) { table.push_back({entry.name, entry.policy.load()}); });
+  detail::for_each_active_entry(device_type, [&](detail::OpEntry& entry) {
+    table.push_back({entry.name, entry.policy.load()});
+  });
   return table;
 }
 

@@ -16,8 +16,7 @@
 namespace ampbench::amp::detail {
 
 struct OpEntry {
-  OpEntry(std::string op_name, c10::DeviceType device, CastPolicy default_cast, bool from_table,
-          std::size_t dense_id);
+  OpEntry(std::string op_name, c10::DeviceType device, CastPolicy default_cast, bool from_table, std::size_t dense_id);
 
   const std::string name;  // "conv2d.padding"
   const c10::DeviceType device_type;

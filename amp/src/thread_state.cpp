@@ -25,9 +25,8 @@ thread_local std::unordered_map<const c10::TensorImpl*, CachedCast> cached_casts
 thread_local CastCacheStats cache_stats;
 
 bool is_cacheable(const at::Tensor& t, c10::ScalarType to, c10::DeviceType device_type) {
-  return to == at::autocast::get_autocast_dtype(device_type) && t.scalar_type() == at::kFloat &&
-         t.requires_grad() && t.is_leaf() && !t.is_view() && at::autocast::is_autocast_cache_enabled() &&
-         !at::caching::is_cached_tensor(t);
+  return to == at::autocast::get_autocast_dtype(device_type) && t.scalar_type() == at::kFloat && t.requires_grad() &&
+         t.is_leaf() && !t.is_view() && at::autocast::is_autocast_cache_enabled() && !at::caching::is_cached_tensor(t);
 }
 
 // The 2-D weight that t is the plain transpose of, if any. torch::nn::Linear in the C++ frontend
@@ -40,9 +39,8 @@ std::optional<at::Tensor> transposed_weight(const at::Tensor& t) {
     return std::nullopt;
   }
   const at::Tensor base(t._base());
-  if (!base.defined() || base.dim() != 2 || base.storage_offset() != t.storage_offset() ||
-      t.size(0) != base.size(1) || t.size(1) != base.size(0) || t.stride(0) != base.stride(1) ||
-      t.stride(1) != base.stride(0)) {
+  if (!base.defined() || base.dim() != 2 || base.storage_offset() != t.storage_offset() || t.size(0) != base.size(1) ||
+      t.size(1) != base.size(0) || t.stride(0) != base.stride(1) || t.stride(1) != base.stride(0)) {
     return std::nullopt;
   }
   return base;
@@ -52,7 +50,8 @@ std::optional<at::Tensor> transposed_weight(const at::Tensor& t) {
 at::Tensor cached_cast(const at::Tensor& weight, const at::Tensor& view, bool transposed, c10::ScalarType to) {
   auto it = cached_casts.find(weight.unsafeGetTensorImpl());
   if (it == cached_casts.end()) {
-    it = cached_casts.emplace(weight.unsafeGetTensorImpl(), CachedCast{CachedCast::WeakImpl(weight.getIntrusivePtr()), {}, {}})
+    it = cached_casts
+             .emplace(weight.unsafeGetTensorImpl(), CachedCast{CachedCast::WeakImpl(weight.getIntrusivePtr()), {}, {}})
              .first;
   }
   CachedCast& entry = it->second;

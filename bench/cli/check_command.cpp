@@ -45,7 +45,8 @@ int check(const CheckFlags& flags) {
                      "); pass --allow-env-mismatch to check them anyway");
   }
   const auto result = reports::check_reports(reports::compare_reports(base, current), options);
-  if (!flags.markdown.empty()) write_output_file(flags.markdown, reports::render_check_markdown(result, options), "--md");
+  if (!flags.markdown.empty())
+    write_output_file(flags.markdown, reports::render_check_markdown(result, options), "--md");
   std::cout << reports::render_check_text(result, options);
   return result.passed ? kExitSuccess : kExitRegression;
 }
@@ -57,8 +58,10 @@ Action add_check_command(CLI::App& app) {
   auto flags = std::make_shared<CheckFlags>();
   command->add_option("--baseline", flags->baseline, "The accepted report (or Google Benchmark JSON)")->required();
   command->add_option("--current", flags->current, "The report to judge")->required();
-  command->add_option("--max-slowdown", flags->max_slowdown, "Largest acceptable median step-time increase (default 5%)");
-  command->add_option("--max-memory-growth", flags->max_memory_growth, "Largest acceptable peak-memory increase (default 5%)");
+  command->add_option("--max-slowdown", flags->max_slowdown,
+                      "Largest acceptable median step-time increase (default 5%)");
+  command->add_option("--max-memory-growth", flags->max_memory_growth,
+                      "Largest acceptable peak-memory increase (default 5%)");
   command->add_option("--max-divergence", flags->max_divergence,
                       "Largest acceptable mean relative loss difference from FP32 over the final steps "
                       "(default: fail when the divergence verdict got worse)");

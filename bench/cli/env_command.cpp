@@ -18,8 +18,7 @@ void print_text(const reports::Environment& env) {
             << "torch CUDA      " << or_none(env.torch_cuda_version) << "\n"
             << "cuDNN           " << or_none(env.cudnn_version) << "\n"
             << "CUPTI           " << or_none(env.cupti_version) << "\n"
-            << "CPU             " << env.cpu_model << " (" << env.cpu_capability << ", " << env.threads
-            << " threads)\n"
+            << "CPU             " << env.cpu_model << " (" << env.cpu_capability << ", " << env.threads << " threads)\n"
             << "CUDA            " << env.cuda_status << "\n"
             << "devices\n";
   for (const auto& device : env.devices) {

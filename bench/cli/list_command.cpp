@@ -27,7 +27,8 @@ Action add_list_command(CLI::App& app) {
               << "  large         sized to keep a modern GPU busy\n"
               << "devices\n";
     const auto environment = harness::probe_environment();
-    for (const auto& device : environment.devices) std::cout << "  " << std::left << std::setw(14) << device.name << device.model << "\n";
+    for (const auto& device : environment.devices)
+      std::cout << "  " << std::left << std::setw(14) << device.name << device.model << "\n";
     if (environment.cuda_status != "available") std::cout << "  (cuda " << environment.cuda_status << ")\n";
     return kExitSuccess;
   };

@@ -36,7 +36,8 @@ double parse_fraction(const std::string& text, const std::string& flag) {
   }
   // "5" is far more likely a mistyped 5% than a 500% allowance: above 1, say it with a percent sign.
   if (!percent && value > 1.0) {
-    throw UsageError(flag + ": '" + text + "' would mean " + text + "00%; write " + text + "% for " + text + " percent, or " + text + "00%");
+    throw UsageError(flag + ": '" + text + "' would mean " + text + "00%; write " + text + "% for " + text +
+                     " percent, or " + text + "00%");
   }
   return percent ? value / 100.0 : value;
 }

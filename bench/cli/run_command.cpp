@@ -52,7 +52,8 @@ int run(const RunFlags& flags) {
 }  // namespace
 
 Action add_run_command(CLI::App& app) {
-  auto* command = app.add_subcommand("run", "Train the suite's cells under each mode; write DIR/report.json, report.md, report.html");
+  auto* command = app.add_subcommand(
+      "run", "Train the suite's cells under each mode; write DIR/report.json, report.md, report.html");
   auto flags = std::make_shared<RunFlags>();
   const auto option = [&](auto& field, const char* name, const char* help) {
     command->add_option_function<typename std::decay_t<decltype(field)>::value_type>(
@@ -65,14 +66,16 @@ Action add_run_command(CLI::App& app) {
   option(flags->steps, "--steps", "Most timed steps per cell (default 500)");
   option(flags->min_steps, "--min-steps", "Fewest timed steps before the noise target may stop a cell (default 10)");
   option(flags->warmup, "--warmup", "Untimed warm-up steps per cell (default 3)");
-  option(flags->max_noise, "--max-noise", "Stop a cell once the median's 95% CI half-width is within this fraction (default 0.02)");
+  option(flags->max_noise, "--max-noise",
+         "Stop a cell once the median's 95% CI half-width is within this fraction (default 0.02)");
   option(flags->time_cap_s, "--time-cap", "Seconds of timed steps per cell at most (default 6)");
   option(flags->seed, "--seed", "Seed of the initial weights, the teacher and the data (default 0)");
   option(flags->threads, "--threads", "Intra-op CPU threads (default: LibTorch's choice)");
   option(flags->batch, "--batch", "Batch size for every workload, overriding the preset");
-  option(flags->config_file, "--config", "JSON file with any of these settings (keys: workloads, modes, device, preset, "
-                                         "steps, min_steps, warmup, max_noise, time_cap_s, seed, threads, batch, out, "
-                                         "isolate); flags override it");
+  option(flags->config_file, "--config",
+         "JSON file with any of these settings (keys: workloads, modes, device, preset, "
+         "steps, min_steps, warmup, max_noise, time_cap_s, seed, threads, batch, out, "
+         "isolate); flags override it");
   option(flags->out, "--out", "Output directory for report.json (default ampbench-out)");
   command->add_flag("--no-isolate", flags->no_isolate, "Run cells in this process (debugging; a crash ends the run)");
   return [flags] { return run(*flags); };

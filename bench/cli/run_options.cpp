@@ -54,19 +54,32 @@ void apply_config_file(const std::string& file, RunOptions& options) {
       if (!value.is_string()) throw wrong_type("a string");
       return value.get<std::string>();
     };
-    if (key == "workloads") config.workloads = string_list();
-    else if (key == "modes") config.modes = string_list();
-    else if (key == "device") config.device = text();
-    else if (key == "preset") config.preset = text();
-    else if (key == "steps") config.max_steps = integer();
-    else if (key == "min_steps") config.min_steps = integer();
-    else if (key == "warmup") config.warmup = integer();
-    else if (key == "seed") config.seed = integer();
-    else if (key == "threads") config.threads = static_cast<int>(integer());
-    else if (key == "batch") config.batch = integer();
-    else if (key == "max_noise") config.max_noise = number();
-    else if (key == "time_cap_s") config.time_cap_s = number();
-    else if (key == "out") options.out = text();
+    if (key == "workloads")
+      config.workloads = string_list();
+    else if (key == "modes")
+      config.modes = string_list();
+    else if (key == "device")
+      config.device = text();
+    else if (key == "preset")
+      config.preset = text();
+    else if (key == "steps")
+      config.max_steps = integer();
+    else if (key == "min_steps")
+      config.min_steps = integer();
+    else if (key == "warmup")
+      config.warmup = integer();
+    else if (key == "seed")
+      config.seed = integer();
+    else if (key == "threads")
+      config.threads = static_cast<int>(integer());
+    else if (key == "batch")
+      config.batch = integer();
+    else if (key == "max_noise")
+      config.max_noise = number();
+    else if (key == "time_cap_s")
+      config.time_cap_s = number();
+    else if (key == "out")
+      options.out = text();
     else if (key == "isolate") {
       if (!value.is_boolean()) throw wrong_type("true or false");
       config.isolate = value.get<bool>();
@@ -107,7 +120,8 @@ std::string resolve_device(const std::string& requested, const reports::Environm
   const bool known = std::any_of(environment.devices.begin(), environment.devices.end(),
                                  [&](const auto& candidate) { return candidate.name == device; });
   if (device.rfind("cuda:", 0) != 0) throw UsageError("--device " + requested + ": expected auto, cpu, cuda or cuda:N");
-  if (!known) throw UsageError("--device " + requested + ": " + (has_gpu(environment) ? "no such GPU" : environment.cuda_status));
+  if (!known)
+    throw UsageError("--device " + requested + ": " + (has_gpu(environment) ? "no such GPU" : environment.cuda_status));
   return device;
 }
 
@@ -161,7 +175,8 @@ void require_writable_out(const std::filesystem::path& out) {
   }
   const bool existed = std::filesystem::exists(absolute);
   std::error_code error;
-  if (existed && !std::filesystem::is_directory(absolute)) throw UsageError("--out " + out.string() + ": not a directory");
+  if (existed && !std::filesystem::is_directory(absolute))
+    throw UsageError("--out " + out.string() + ": not a directory");
   if (!existed && !std::filesystem::create_directories(absolute, error)) {
     throw UsageError("--out " + out.string() + ": cannot create the directory (" + error.message() + ")");
   }

@@ -6,10 +6,18 @@ namespace ampbench::harness {
 
 // The spec travels to the cell's child process as JSON; both ends are this program.
 void to_json(nlohmann::json& out, const CellSpec& spec) {
-  out = {{"workload", spec.workload},   {"mode", spec.mode},           {"device", spec.device},
-         {"preset", spec.preset},       {"warmup", spec.warmup},       {"min_steps", spec.min_steps},
-         {"max_steps", spec.max_steps}, {"max_noise", spec.max_noise}, {"time_cap_s", spec.time_cap_s},
-         {"seed", spec.seed},           {"threads", spec.threads},     {"batch", nullptr},
+  out = {{"workload", spec.workload},
+         {"mode", spec.mode},
+         {"device", spec.device},
+         {"preset", spec.preset},
+         {"warmup", spec.warmup},
+         {"min_steps", spec.min_steps},
+         {"max_steps", spec.max_steps},
+         {"max_noise", spec.max_noise},
+         {"time_cap_s", spec.time_cap_s},
+         {"seed", spec.seed},
+         {"threads", spec.threads},
+         {"batch", nullptr},
          {"inject_overflow_steps", spec.inject_overflow_steps}};
   if (spec.batch) out["batch"] = *spec.batch;
 }

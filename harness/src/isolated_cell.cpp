@@ -120,8 +120,8 @@ reports::CellResult run_cell_isolated(const CellSpec& spec, const std::filesyste
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDERR_FILENO);
-  const std::vector<std::string> args{executable.string(), "cell-worker", "--spec", spec_path.string(), "--result",
-                                      result_path.string()};
+  const std::vector<std::string> args{executable.string(), "cell-worker", "--spec",
+                                      spec_path.string(),  "--result",    result_path.string()};
   std::vector<char*> argv;
   for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
@@ -154,7 +154,8 @@ int run_cell_worker(const std::filesystem::path& spec_path, const std::filesyste
   const auto spec = nlohmann::json::parse(std::ifstream(spec_path)).get<CellSpec>();
   // Test aid: AMPBENCH_ABORT_CELL=workload/mode makes that cell's process abort, as a crash in
   // LibTorch would, to prove that the other cells and the report survive.
-  if (const char* doomed = std::getenv("AMPBENCH_ABORT_CELL"); doomed != nullptr && spec.workload + "/" + spec.mode == doomed) {
+  if (const char* doomed = std::getenv("AMPBENCH_ABORT_CELL");
+      doomed != nullptr && spec.workload + "/" + spec.mode == doomed) {
     std::cerr << "aborting on purpose (AMPBENCH_ABORT_CELL=" << doomed << ")" << std::endl;
     std::abort();
   }

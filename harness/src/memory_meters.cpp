@@ -6,8 +6,8 @@
 #include <atomic>
 #include <fstream>
 #include <mutex>
-#include <unordered_map>
 #include <string>
+#include <unordered_map>
 
 namespace ampbench::harness {
 namespace {
@@ -34,9 +34,7 @@ class CountingCpuAllocator final : public c10::Allocator {
     return {data, data, &release, device};
   }
 
-  void copy_data(void* dest, const void* src, std::size_t count) const override {
-    default_copy_data(dest, src, count);
-  }
+  void copy_data(void* dest, const void* src, std::size_t count) const override { default_copy_data(dest, src, count); }
 
   // oneDNN allocates through raw_allocate()/raw_deallocate(), which need a deleter that takes the
   // data pointer alone: ours does, since sizes live in the table.

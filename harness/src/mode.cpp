@@ -8,7 +8,8 @@ const std::vector<Mode>& known_modes() {
   using c10::ScalarType;
   static const std::vector<Mode> modes{
       {"fp32", "float32 throughout; the reference (TF32 off)", ScalarType::Float, false, false, false, false, 0.0},
-      {"fp16", "autocast float16 + GradScaler (dynamic loss scaling)", ScalarType::Half, true, true, false, false, 0.05},
+      {"fp16", "autocast float16 + GradScaler (dynamic loss scaling)", ScalarType::Half, true, true, false, false,
+       0.05},
       {"bf16", "autocast bfloat16, no scaler", ScalarType::BFloat16, true, false, false, false, 0.10},
       {"fp16-noscale", "autocast float16 without a scaler: shows why scaling matters", ScalarType::Half, true, false,
        false, false, 0.05},

@@ -16,8 +16,7 @@ struct StoppingRule {
   double time_cap_s;
 
   // The reason to stop after these samples, or nothing to keep going.
-  [[nodiscard]] std::optional<std::string> reason_to_stop(const std::vector<double>& samples,
-                                                          double elapsed_s) const;
+  [[nodiscard]] std::optional<std::string> reason_to_stop(const std::vector<double>& samples, double elapsed_s) const;
 };
 
 }  // namespace ampbench::harness::detail

@@ -61,7 +61,8 @@ void relate_to_fp32(reports::Report& report) {
     const double memory_ratio = static_cast<double>(cell.memory.peak_tensor_bytes) /
                                 static_cast<double>(std::max<std::int64_t>(1, reference->memory.peak_tensor_bytes));
     cell.memory_ratio_vs_fp32 = reports::Ratio{memory_ratio, memory_ratio, memory_ratio};
-    cell.divergence = reports::compute_divergence(reference->losses, cell.losses, find_mode(cell.mode).divergence_bound);
+    cell.divergence =
+        reports::compute_divergence(reference->losses, cell.losses, find_mode(cell.mode).divergence_bound);
   }
 }
 

@@ -19,17 +19,17 @@ std::string percent_interval(const Ratio& ratio) {
 // The smallest two-sided p-value the exact U test can give for these sizes: 2 / C(n1 + n2, n1).
 double smallest_exact_p(std::int64_t n1, std::int64_t n2) {
   const auto real = [](std::int64_t value) { return static_cast<double>(value); };
-  const double log_choose = std::lgamma(real(n1 + n2) + 1.0) - std::lgamma(real(n1) + 1.0) - std::lgamma(real(n2) + 1.0);
+  const double log_choose =
+      std::lgamma(real(n1 + n2) + 1.0) - std::lgamma(real(n1) + 1.0) - std::lgamma(real(n2) + 1.0);
   return 2.0 * std::exp(-log_choose);
 }
 
 void check_step_time(const CellComparison& cell, const CheckOptions& options, CellCheck& check) {
   const double change = cell.time_ratio.value - 1.0;
   const bool significant = cell.u_test.p_value < options.alpha;
-  const std::string figures = "step time " + percent_interval(cell.time_ratio) + " (" +
-                              detail::format_duration(cell.base_time.median) + " -> " +
-                              detail::format_duration(cell.current_time.median) + "), U test p " +
-                              format_p_value(cell.u_test.p_value);
+  const std::string figures =
+      "step time " + percent_interval(cell.time_ratio) + " (" + detail::format_duration(cell.base_time.median) +
+      " -> " + detail::format_duration(cell.current_time.median) + "), U test p " + format_p_value(cell.u_test.p_value);
   if (significant && change > options.max_slowdown) {
     check.verdict = "regressed";
     check.reasons.push_back(figures + " < alpha " + detail::format_general(options.alpha) + ", beyond the " +
@@ -68,8 +68,8 @@ void check_divergence(const CellComparison& cell, const CheckOptions& options, C
   if (current.verdict == "non-finite loss") {
     regressed = base_verdict != "non-finite loss";
   } else if (options.max_divergence) {
-    regressed = current.p_value < options.alpha &&
-                std::fabs(current.window_mean_relative_difference) > *options.max_divergence;
+    regressed =
+        current.p_value < options.alpha && std::fabs(current.window_mean_relative_difference) > *options.max_divergence;
   } else {
     regressed = current.verdict == "diverged" && base_verdict == "within bound";
   }
@@ -105,7 +105,8 @@ CheckResult check_reports(const ReportComparison& comparison, const CheckOptions
     if (result.cells.back().verdict == "not compared") ++result.missing;
   }
   for (const auto& key : comparison.only_in_base) result.cells.push_back({key, "missing", {"only in the baseline"}});
-  for (const auto& key : comparison.only_in_current) result.cells.push_back({key, "missing", {"only in the current report"}});
+  for (const auto& key : comparison.only_in_current)
+    result.cells.push_back({key, "missing", {"only in the current report"}});
   result.missing += static_cast<int>(comparison.only_in_base.size() + comparison.only_in_current.size());
   result.passed = result.regressed == 0 && !(options.strict && result.missing > 0);
   return result;

@@ -17,7 +17,8 @@ std::string summary_line(const CheckResult& result, const CheckOptions& options)
   std::string line = std::string(result.passed ? "PASS" : "FAIL") + ": " + std::to_string(result.regressed) + " of " +
                      std::to_string(result.cells.size()) + " cells regressed";
   if (result.missing > 0) {
-    line += ", " + std::to_string(result.missing) + " missing or not compared" + (options.strict ? "" : " (not failing without --strict)");
+    line += ", " + std::to_string(result.missing) + " missing or not compared" +
+            (options.strict ? "" : " (not failing without --strict)");
   }
   return line + " (" + limits_text(options) + ")";
 }
@@ -49,7 +50,8 @@ std::string render_check_markdown(const CheckResult& result, const CheckOptions&
   for (const char* verdict : {"regressed", "missing", "not compared", "improved", "pass"}) {
     for (const auto& cell : result.cells) {
       if (cell.verdict != verdict) continue;
-      table.add_row({cell.key.label(), cell.verdict == "regressed" ? "**regressed**" : cell.verdict, joined(cell.reasons)});
+      table.add_row(
+          {cell.key.label(), cell.verdict == "regressed" ? "**regressed**" : cell.verdict, joined(cell.reasons)});
     }
   }
   return std::string("### ampbench check: ") + (result.passed ? "PASS" : "FAIL") + "\n\n" + table.render() + "\n" +

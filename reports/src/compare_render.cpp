@@ -48,10 +48,14 @@ nlohmann::json keys_json(const std::vector<CellKey>& keys) {
 }
 
 nlohmann::json cell_json(const CellComparison& cell) {
-  nlohmann::json out = {{"cell", cell.key.label()},       {"workload", cell.key.workload},
-                        {"mode", cell.key.mode},          {"device", cell.key.device},
-                        {"preset", cell.key.preset},      {"comparable", cell.comparable},
-                        {"note", cell.note},              {"base_peak_bytes", cell.base_peak_bytes},
+  nlohmann::json out = {{"cell", cell.key.label()},
+                        {"workload", cell.key.workload},
+                        {"mode", cell.key.mode},
+                        {"device", cell.key.device},
+                        {"preset", cell.key.preset},
+                        {"comparable", cell.comparable},
+                        {"note", cell.note},
+                        {"base_peak_bytes", cell.base_peak_bytes},
                         {"current_peak_bytes", cell.current_peak_bytes},
                         {"memory_ratio", detail::json_number(cell.memory_ratio)},
                         {"divergence_change", detail::json_number(cell.divergence_change)}};

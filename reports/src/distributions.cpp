@@ -42,8 +42,7 @@ double regularized_incomplete_beta(double x, double a, double b) {
   if (x <= 0.0) return 0.0;
   if (x >= 1.0) return 1.0;
   // x^a (1-x)^b / B(a, b), in logarithms so large a, b do not overflow.
-  const double log_front =
-      std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x);
+  const double log_front = std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x);
   const double front = std::exp(log_front);
   if (x < (a + 1.0) / (a + b + 2.0)) return front * incomplete_beta_fraction(x, a, b) / a;
   return 1.0 - front * incomplete_beta_fraction(1.0 - x, b, a) / b;

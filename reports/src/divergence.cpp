@@ -41,8 +41,8 @@ void test_final_window(const std::vector<double>& reference, const std::vector<d
   for (double d : differences) mean += d;
   mean /= w;
   result.window_mean_relative_difference = reference_magnitude > 0.0 ? mean / (reference_magnitude / w)
-                                           : mean == 0.0              ? 0.0
-                                                                      : kNaN;
+                                           : mean == 0.0             ? 0.0
+                                                                     : kNaN;
   if (differences.size() < 2) {
     result.p_value = 1.0;
     return;
@@ -61,7 +61,8 @@ void test_final_window(const std::vector<double>& reference, const std::vector<d
 
 Divergence compute_divergence(const std::vector<double>& reference_losses, const std::vector<double>& amp_losses,
                               double bound) {
-  if (!(bound >= 0.0)) throw std::invalid_argument("compute_divergence: bound " + std::to_string(bound) + " is negative");
+  if (!(bound >= 0.0))
+    throw std::invalid_argument("compute_divergence: bound " + std::to_string(bound) + " is negative");
   Divergence result;
   result.bound = bound;
   const std::size_t n = std::min(reference_losses.size(), amp_losses.size());

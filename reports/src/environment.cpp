@@ -33,8 +33,6 @@ void to_json(nlohmann::json& out, const Environment& environment) {
          {"devices", environment.devices}};
 }
 
-void from_json(const nlohmann::json& in, Environment& environment) {
-  environment = detail::read_environment(in, "");
-}
+void from_json(const nlohmann::json& in, Environment& environment) { environment = detail::read_environment(in, ""); }
 
 }  // namespace ampbench::reports

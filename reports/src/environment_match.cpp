@@ -47,7 +47,8 @@ std::vector<std::string> environment_mismatches(const Report& base, const Report
     const auto found = base_cells.find(key_of(cell));
     if (found == base_cells.end()) continue;
     if (devices_seen.insert(cell.device).second && model_of(a, cell.device) != model_of(b, cell.device)) {
-      mismatches.push_back(cell.device + " \"" + model_of(a, cell.device) + "\" vs \"" + model_of(b, cell.device) + "\"");
+      mismatches.push_back(cell.device + " \"" + model_of(a, cell.device) + "\" vs \"" + model_of(b, cell.device) +
+                           "\"");
     }
     // A failed cell may not have recorded its settings; only compare what both ran with.
     if (cell.status != "ok" || found->second->status != "ok") continue;

@@ -60,14 +60,17 @@ void add_benchmark(const nlohmann::json& entry, const std::string& path, Report&
     report.cells.push_back(std::move(cell));
   }
   CellResult& cell = report.cells[position->second];
-  if (const auto* error = fields.optional("error_occurred"); error && detail::read_bool(*error, fields.path_of("error_occurred"))) {
+  if (const auto* error = fields.optional("error_occurred");
+      error && detail::read_bool(*error, fields.path_of("error_occurred"))) {
     cell.status = "failed";
     const auto* message = fields.optional("error_message");
-    cell.error = message ? detail::read_string(*message, fields.path_of("error_message")) : "benchmark reported an error";
+    cell.error =
+        message ? detail::read_string(*message, fields.path_of("error_message")) : "benchmark reported an error";
     return;
   }
   const double unit = seconds_per(fields.text("time_unit"), fields.path_of("time_unit"));
-  cell.step_times_s.push_back(detail::read_finite_number(fields.required("real_time"), fields.path_of("real_time")) * unit);
+  cell.step_times_s.push_back(detail::read_finite_number(fields.required("real_time"), fields.path_of("real_time")) *
+                              unit);
 }
 
 }  // namespace

@@ -14,11 +14,20 @@ std::string escaped(std::string_view text) {
   std::string out;
   for (const char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -66,22 +75,25 @@ constexpr const char* kHowToRead =
     "<h2>How to read this</h2>\n<ul class=\"note\">\n"
     "<li>Step time: the median of every timed step; whiskers show its distribution-free 95% confidence interval.</li>\n"
     "<li>Speedup: FP32 median / this median, with a 95% bootstrap interval; the dashed line is 1.0x.</li>\n"
-    "<li>Loss divergence: &ldquo;diverged&rdquo; needs a paired t-test over the final steps with p &lt; 0.01 and a mean "
+    "<li>Loss divergence: &ldquo;diverged&rdquo; needs a paired t-test over the final steps with p &lt; 0.01 and a "
+    "mean "
     "relative loss difference beyond the bound.</li>\n"
     "<li>GradScaler scale: red dots mark steps skipped because a gradient was not finite.</li>\n</ul>\n";
 
 }  // namespace
 
 std::string render_html(const Report& report) {
-  std::string page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                     "<title>ampbench report</title>\n<style>";
+  std::string page =
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<title>ampbench report</title>\n<style>";
   page += detail::kHtmlStyle;
   page += "</style>\n</head>\n<body>\n<h1>ampbench report</h1>\n<p class=\"machine\">" +
           escaped(machine_line(report.environment)) + "</p>\n" +
           "<p id=\"ampbench-render-status\" data-status=\"pending\">Drawing the charts (this needs JavaScript)…</p>\n" +
           "<h2>Summary</h2>\n" + summary_table(report);
-  if (const auto note = detail::failed_cells_note(report); !note.empty()) page += "<p class=\"note\">" + note + "</p>\n";
+  if (const auto note = detail::failed_cells_note(report); !note.empty())
+    page += "<p class=\"note\">" + note + "</p>\n";
   page += chart_section("Step time per mode", "chart-step-time") + chart_section("Speedup vs FP32", "chart-speedup") +
           chart_section("Peak memory per mode", "chart-memory") + chart_section("Loss, FP32 vs AMP", "chart-loss") +
           chart_section("GradScaler scale", "chart-scale") +

@@ -60,7 +60,8 @@ std::vector<T> read_array(const nlohmann::json& value, const std::string& path,
   if (!value.is_array()) fail_at(path, std::string("expected an array, got ") + value.type_name());
   std::vector<T> result;
   result.reserve(value.size());
-  for (std::size_t i = 0; i < value.size(); ++i) result.push_back(element(value[i], path + "[" + std::to_string(i) + "]"));
+  for (std::size_t i = 0; i < value.size(); ++i)
+    result.push_back(element(value[i], path + "[" + std::to_string(i) + "]"));
   return result;
 }
 

@@ -34,7 +34,8 @@ std::string failed_cells(const Report& report) {
   std::string out;
   for (const auto& cell : report.cells) {
     if (cell.status == "ok") continue;
-    out += "- `" + cell.workload + "/" + cell.mode + "/" + cell.device + "`: " + detail::markdown_cell(cell.error) + "\n";
+    out +=
+        "- `" + cell.workload + "/" + cell.mode + "/" + cell.device + "`: " + detail::markdown_cell(cell.error) + "\n";
   }
   return out.empty() ? out : "\n**Failed cells**\n\n" + out;
 }

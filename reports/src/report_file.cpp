@@ -34,8 +34,8 @@ std::string parse_error_text(const nlohmann::json::parse_error& error) {
 
 fs::path temporary_sibling(const fs::path& path) {
   static std::atomic<unsigned> counter{0};
-  return path.parent_path() / ("." + path.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" +
-                               std::to_string(counter++));
+  return path.parent_path() /
+         ("." + path.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
 }
 
 }  // namespace
@@ -63,7 +63,8 @@ std::string read_text_file(const fs::path& path, std::uintmax_t max_bytes) {
   if (!in) throw ReportError(shown(path) + ": cannot read: " + std::strerror(errno));
   std::string text(static_cast<std::size_t>(size), '\0');
   in.read(text.data(), static_cast<std::streamsize>(size));
-  if (in.gcount() != static_cast<std::streamsize>(size)) throw ReportError(shown(path) + ": cannot read the whole file");
+  if (in.gcount() != static_cast<std::streamsize>(size))
+    throw ReportError(shown(path) + ": cannot read the whole file");
   return text;
 }
 

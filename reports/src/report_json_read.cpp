@@ -103,8 +103,8 @@ ScalerTelemetry read_scaler(const json& in, const std::string& path) {
   ObjectReader fields(in, path);
   ScalerTelemetry value;
   value.scale = numbers_or_null(fields.required("scale"), fields.path_of("scale"));
-  value.skipped_steps = read_array<std::int64_t>(fields.required("skipped_steps"), fields.path_of("skipped_steps"),
-                                                 read_integer);
+  value.skipped_steps =
+      read_array<std::int64_t>(fields.required("skipped_steps"), fields.path_of("skipped_steps"), read_integer);
   fields.finish();
   return value;
 }
@@ -146,8 +146,8 @@ TensorCoreUtilization read_tensor_cores(const json& in, const std::string& path)
   TensorCoreUtilization value;
   value.status = fields.text("status");
   value.reason = fields.text("reason");
-  value.metrics = read_array<TensorCoreMetric>(fields.required("metrics"), fields.path_of("metrics"),
-                                               read_tensor_core_metric);
+  value.metrics =
+      read_array<TensorCoreMetric>(fields.required("metrics"), fields.path_of("metrics"), read_tensor_core_metric);
   fields.finish();
   return value;
 }

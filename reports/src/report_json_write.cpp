@@ -26,10 +26,14 @@ nlohmann::json optional(const std::optional<T>& value) {
 }  // namespace
 
 void to_json(nlohmann::json& out, const SampleSummary& value) {
-  out = {{"count", value.count},          {"median", number(value.median)},
-         {"ci_low", number(value.ci_low)}, {"ci_high", number(value.ci_high)},
-         {"p10", number(value.p10)},       {"p90", number(value.p90)},
-         {"mean", number(value.mean)},     {"stddev", number(value.stddev)},
+  out = {{"count", value.count},
+         {"median", number(value.median)},
+         {"ci_low", number(value.ci_low)},
+         {"ci_high", number(value.ci_high)},
+         {"p10", number(value.p10)},
+         {"p90", number(value.p90)},
+         {"mean", number(value.mean)},
+         {"stddev", number(value.stddev)},
          {"relative_ci_half_width", number(value.relative_ci_half_width)}};
 }
 
@@ -38,12 +42,9 @@ void to_json(nlohmann::json& out, const Ratio& value) {
 }
 
 void to_json(nlohmann::json& out, const ModeSettings& value) {
-  out = {{"compute_dtype", value.compute_dtype},
-         {"autocast", value.autocast},
-         {"grad_scaler", value.grad_scaler},
-         {"tf32_matmul", value.tf32_matmul},
-         {"tf32_cudnn", value.tf32_cudnn},
-         {"float32_matmul_precision", value.float32_matmul_precision}};
+  out = {{"compute_dtype", value.compute_dtype}, {"autocast", value.autocast},
+         {"grad_scaler", value.grad_scaler},     {"tf32_matmul", value.tf32_matmul},
+         {"tf32_cudnn", value.tf32_cudnn},       {"float32_matmul_precision", value.float32_matmul_precision}};
 }
 
 void to_json(nlohmann::json& out, const Throughput& value) {
@@ -141,7 +142,8 @@ void to_json(nlohmann::json& out, const RunConfig& value) {
 }
 
 void to_json(nlohmann::json& out, const Report& value) {
-  out = {{"schema", value.schema}, {"environment", value.environment}, {"config", value.config}, {"cells", value.cells}};
+  out = {
+      {"schema", value.schema}, {"environment", value.environment}, {"config", value.config}, {"cells", value.cells}};
 }
 
 }  // namespace ampbench::reports

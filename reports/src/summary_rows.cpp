@@ -18,7 +18,7 @@ std::string divergence_text(const std::optional<Divergence>& divergence) {
 }  // namespace
 
 std::vector<std::string> summary_header() {
-  return {"workload",    "mode",           "device",         "step time (95% CI)", "speedup vs fp32",
+  return {"workload",    "mode",           "device",          "step time (95% CI)", "speedup vs fp32",
           "peak memory", "memory vs fp32", "loss divergence", "skipped steps"};
 }
 

@@ -1,8 +1,8 @@
 #include "ampbench/reports/table.h"
 
+#include "format.h"
 #include "summary_rows.h"
 #include "text_table.h"
-#include "format.h"
 
 namespace ampbench::reports {
 

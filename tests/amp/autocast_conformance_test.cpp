@@ -53,171 +53,434 @@ std::vector<OpCase> cpu_cases() {
   using T = const Tensors&;
   return {
       // Lower precision: float32 inputs.
-      {"conv1d", [](M m) { return Tensors{m.f32({2, 3, 8}), m.f32({4, 3, 3}), m.f32({4})}; },
+      {"conv1d",
+       [](M m) {
+         return Tensors{m.f32({2, 3, 8}), m.f32({4, 3, 3}), m.f32({4})};
+       },
        [](T t) { return at::conv1d(t[0], t[1], t[2]); }},
-      {"conv1d.padding", [](M m) { return Tensors{m.f32({2, 3, 8}), m.f32({4, 3, 3}), m.f32({4})}; },
+      {"conv1d.padding",
+       [](M m) {
+         return Tensors{m.f32({2, 3, 8}), m.f32({4, 3, 3}), m.f32({4})};
+       },
        [](T t) { return at::conv1d(t[0], t[1], t[2], 1, "same"); }},
-      {"conv2d", [](M m) { return Tensors{m.f32({2, 3, 6, 6}), m.f32({4, 3, 3, 3}), m.f32({4})}; },
+      {"conv2d",
+       [](M m) {
+         return Tensors{m.f32({2, 3, 6, 6}), m.f32({4, 3, 3, 3}), m.f32({4})};
+       },
        [](T t) { return at::conv2d(t[0], t[1], t[2]); }},
-      {"conv2d.padding", [](M m) { return Tensors{m.f32({2, 3, 6, 6}), m.f32({4, 3, 3, 3}), m.f32({4})}; },
+      {"conv2d.padding",
+       [](M m) {
+         return Tensors{m.f32({2, 3, 6, 6}), m.f32({4, 3, 3, 3}), m.f32({4})};
+       },
        [](T t) { return at::conv2d(t[0], t[1], t[2], 1, "same"); }},
-      {"conv3d", [](M m) { return Tensors{m.f32({1, 2, 4, 4, 4}), m.f32({3, 2, 2, 2, 2}), m.f32({3})}; },
+      {"conv3d",
+       [](M m) {
+         return Tensors{m.f32({1, 2, 4, 4, 4}), m.f32({3, 2, 2, 2, 2}), m.f32({3})};
+       },
        [](T t) { return at::conv3d(t[0], t[1], t[2]); }},
-      {"conv3d.padding", [](M m) { return Tensors{m.f32({1, 2, 4, 4, 4}), m.f32({3, 2, 3, 3, 3}), m.f32({3})}; },
+      {"conv3d.padding",
+       [](M m) {
+         return Tensors{m.f32({1, 2, 4, 4, 4}), m.f32({3, 2, 3, 3, 3}), m.f32({3})};
+       },
        [](T t) { return at::conv3d(t[0], t[1], t[2], 1, "same"); }},
-      {"bmm", [](M m) { return Tensors{m.f32({2, 3, 4}), m.f32({2, 4, 5})}; }, [](T t) { return at::bmm(t[0], t[1]); }},
-      {"mm", [](M m) { return Tensors{m.f32({3, 4}), m.f32({4, 5})}; }, [](T t) { return at::mm(t[0], t[1]); }},
-      {"linalg_vecdot", [](M m) { return Tensors{m.f32({3, 4}), m.f32({3, 4})}; },
+      {"bmm",
+       [](M m) {
+         return Tensors{m.f32({2, 3, 4}), m.f32({2, 4, 5})};
+       },
+       [](T t) { return at::bmm(t[0], t[1]); }},
+      {"mm",
+       [](M m) {
+         return Tensors{m.f32({3, 4}), m.f32({4, 5})};
+       },
+       [](T t) { return at::mm(t[0], t[1]); }},
+      {"linalg_vecdot",
+       [](M m) {
+         return Tensors{m.f32({3, 4}), m.f32({3, 4})};
+       },
        [](T t) { return at::linalg_vecdot(t[0], t[1]); }},
-      {"baddbmm", [](M m) { return Tensors{m.f32({2, 3, 5}), m.f32({2, 3, 4}), m.f32({2, 4, 5})}; },
+      {"baddbmm",
+       [](M m) {
+         return Tensors{m.f32({2, 3, 5}), m.f32({2, 3, 4}), m.f32({2, 4, 5})};
+       },
        [](T t) { return at::baddbmm(t[0], t[1], t[2]); }},
-      {"addmm", [](M m) { return Tensors{m.f32({3, 5}), m.f32({3, 4}), m.f32({4, 5})}; },
+      {"addmm",
+       [](M m) {
+         return Tensors{m.f32({3, 5}), m.f32({3, 4}), m.f32({4, 5})};
+       },
        [](T t) { return at::addmm(t[0], t[1], t[2]); }},
-      {"_addmm_activation", [](M m) { return Tensors{m.f32({3, 5}), m.f32({3, 4}), m.f32({4, 5})}; },
+      {"_addmm_activation",
+       [](M m) {
+         return Tensors{m.f32({3, 5}), m.f32({3, 4}), m.f32({4, 5})};
+       },
        [](T t) { return at::_addmm_activation(t[0], t[1], t[2]); }},
-      {"addbmm", [](M m) { return Tensors{m.f32({3, 5}), m.f32({2, 3, 4}), m.f32({2, 4, 5})}; },
+      {"addbmm",
+       [](M m) {
+         return Tensors{m.f32({3, 5}), m.f32({2, 3, 4}), m.f32({2, 4, 5})};
+       },
        [](T t) { return at::addbmm(t[0], t[1], t[2]); }},
-      {"linear", [](M m) { return Tensors{m.f32({3, 4}), m.f32({5, 4}), m.f32({5})}; },
+      {"linear",
+       [](M m) {
+         return Tensors{m.f32({3, 4}), m.f32({5, 4}), m.f32({5})};
+       },
        [](T t) { return at::linear(t[0], t[1], t[2]); }},
       {"_convolution.deprecated",
-       [](M m) { return Tensors{m.f32({2, 3, 6, 6}), m.f32({4, 3, 3, 3}), m.f32({4})}; },
+       [](M m) {
+         return Tensors{m.f32({2, 3, 6, 6}), m.f32({4, 3, 3, 3}), m.f32({4})};
+       },
        [](T t) {
          return at::_convolution(t[0], t[1], t[2], {1, 1}, {0, 0}, {1, 1}, false, {0, 0}, 1, false, false, true);
        }},
-      {"matmul", [](M m) { return Tensors{m.f32({2, 3, 4}), m.f32({4, 5})}; },
+      {"matmul",
+       [](M m) {
+         return Tensors{m.f32({2, 3, 4}), m.f32({4, 5})};
+       },
        [](T t) { return at::matmul(t[0], t[1]); }},
-      {"conv_tbc", [](M m) { return Tensors{m.f32({5, 2, 3}), m.f32({3, 3, 4}), m.f32({4})}; },
+      {"conv_tbc",
+       [](M m) {
+         return Tensors{m.f32({5, 2, 3}), m.f32({3, 3, 4}), m.f32({4})};
+       },
        [](T t) { return at::conv_tbc(t[0], t[1], t[2], 1); }},
-      {"conv_transpose1d", [](M m) { return Tensors{m.f32({2, 4, 5}), m.f32({4, 3, 3}), m.f32({3})}; },
+      {"conv_transpose1d",
+       [](M m) {
+         return Tensors{m.f32({2, 4, 5}), m.f32({4, 3, 3}), m.f32({3})};
+       },
        [](T t) { return at::conv_transpose1d(t[0], t[1], t[2]); }},
-      {"conv_transpose2d.input", [](M m) { return Tensors{m.f32({1, 4, 5, 5}), m.f32({4, 3, 3, 3}), m.f32({3})}; },
+      {"conv_transpose2d.input",
+       [](M m) {
+         return Tensors{m.f32({1, 4, 5, 5}), m.f32({4, 3, 3, 3}), m.f32({3})};
+       },
        [](T t) { return at::conv_transpose2d(t[0], t[1], t[2]); }},
       {"conv_transpose3d.input",
-       [](M m) { return Tensors{m.f32({1, 2, 3, 3, 3}), m.f32({2, 2, 2, 2, 2}), m.f32({2})}; },
+       [](M m) {
+         return Tensors{m.f32({1, 2, 3, 3, 3}), m.f32({2, 2, 2, 2, 2}), m.f32({2})};
+       },
        [](T t) { return at::conv_transpose3d(t[0], t[1], t[2]); }},
-      {"prelu", [](M m) { return Tensors{m.f32({2, 3, 4}), m.f32({3})}; }, [](T t) { return at::prelu(t[0], t[1]); }},
+      {"prelu",
+       [](M m) {
+         return Tensors{m.f32({2, 3, 4}), m.f32({3})};
+       },
+       [](T t) { return at::prelu(t[0], t[1]); }},
       {"scaled_dot_product_attention",
-       [](M m) { return Tensors{m.f32({2, 2, 4, 8}), m.f32({2, 2, 4, 8}), m.f32({2, 2, 4, 8})}; },
+       [](M m) {
+         return Tensors{m.f32({2, 2, 4, 8}), m.f32({2, 2, 4, 8}), m.f32({2, 2, 4, 8})};
+       },
        [](T t) { return at::scaled_dot_product_attention(t[0], t[1], t[2]); }},
       // Float32: inputs in the scope's dtype.
-      {"mse_loss", [](M m) { return Tensors{m.lp({4, 5}), m.lp({4, 5})}; },
+      {"mse_loss",
+       [](M m) {
+         return Tensors{m.lp({4, 5}), m.lp({4, 5})};
+       },
        [](T t) { return at::mse_loss(t[0], t[1]); }},
-      {"cross_entropy_loss", [](M m) { return Tensors{m.lp({4, 5}), labels({4}, 5)}; },
+      {"cross_entropy_loss",
+       [](M m) {
+         return Tensors{m.lp({4, 5}), labels({4}, 5)};
+       },
        [](T t) { return at::cross_entropy_loss(t[0], t[1]); }},
-      {"nll_loss", [](M m) { return Tensors{m.lp({4, 5}), labels({4}, 5)}; },
+      {"nll_loss",
+       [](M m) {
+         return Tensors{m.lp({4, 5}), labels({4}, 5)};
+       },
        [](T t) { return at::nll_loss(t[0], t[1]); }},
-      {"nll_loss2d", [](M m) { return Tensors{m.lp({2, 3, 4, 4}), labels({2, 4, 4}, 3)}; },
+      {"nll_loss2d",
+       [](M m) {
+         return Tensors{m.lp({2, 3, 4, 4}), labels({2, 4, 4}, 3)};
+       },
        [](T t) { return at::nll_loss2d(t[0], t[1]); }},
-      {"l1_loss", [](M m) { return Tensors{m.lp({4, 5}), m.lp({4, 5})}; }, [](T t) { return at::l1_loss(t[0], t[1]); }},
-      {"smooth_l1_loss", [](M m) { return Tensors{m.lp({4, 5}), m.lp({4, 5})}; },
+      {"l1_loss",
+       [](M m) {
+         return Tensors{m.lp({4, 5}), m.lp({4, 5})};
+       },
+       [](T t) { return at::l1_loss(t[0], t[1]); }},
+      {"smooth_l1_loss",
+       [](M m) {
+         return Tensors{m.lp({4, 5}), m.lp({4, 5})};
+       },
        [](T t) { return at::smooth_l1_loss(t[0], t[1]); }},
-      {"huber_loss", [](M m) { return Tensors{m.lp({4, 5}), m.lp({4, 5})}; },
+      {"huber_loss",
+       [](M m) {
+         return Tensors{m.lp({4, 5}), m.lp({4, 5})};
+       },
        [](T t) { return at::huber_loss(t[0], t[1]); }},
-      {"kl_div", [](M m) { return Tensors{m.lp({4, 5}), m.lp_unit({4, 5})}; },
+      {"kl_div",
+       [](M m) {
+         return Tensors{m.lp({4, 5}), m.lp_unit({4, 5})};
+       },
        [](T t) { return at::kl_div(t[0], t[1]); }},
-      {"binary_cross_entropy", [](M m) { return Tensors{m.lp_unit({4, 5}), m.lp_unit({4, 5})}; },
+      {"binary_cross_entropy",
+       [](M m) {
+         return Tensors{m.lp_unit({4, 5}), m.lp_unit({4, 5})};
+       },
        [](T t) { return at::binary_cross_entropy(t[0], t[1]); }},
-      {"binary_cross_entropy_with_logits", [](M m) { return Tensors{m.lp({4, 5}), m.lp_unit({4, 5})}; },
+      {"binary_cross_entropy_with_logits",
+       [](M m) {
+         return Tensors{m.lp({4, 5}), m.lp_unit({4, 5})};
+       },
        [](T t) { return at::binary_cross_entropy_with_logits(t[0], t[1]); }},
-      {"poisson_nll_loss", [](M m) { return Tensors{m.lp({4, 5}), m.lp_unit({4, 5})}; },
+      {"poisson_nll_loss",
+       [](M m) {
+         return Tensors{m.lp({4, 5}), m.lp_unit({4, 5})};
+       },
        [](T t) { return at::poisson_nll_loss(t[0], t[1], true, false, 1e-8, at::Reduction::Mean); }},
-      {"hinge_embedding_loss", [](M m) { return Tensors{m.lp({4, 5}), m.lp({4, 5}).sign()}; },
+      {"hinge_embedding_loss",
+       [](M m) {
+         return Tensors{m.lp({4, 5}), m.lp({4, 5}).sign()};
+       },
        [](T t) { return at::hinge_embedding_loss(t[0], t[1]); }},
-      {"margin_ranking_loss", [](M m) { return Tensors{m.lp({6}), m.lp({6}), m.lp({6}).sign()}; },
+      {"margin_ranking_loss",
+       [](M m) {
+         return Tensors{m.lp({6}), m.lp({6}), m.lp({6}).sign()};
+       },
        [](T t) { return at::margin_ranking_loss(t[0], t[1], t[2]); }},
-      {"soft_margin_loss", [](M m) { return Tensors{m.lp({4, 5}), m.lp({4, 5}).sign()}; },
+      {"soft_margin_loss",
+       [](M m) {
+         return Tensors{m.lp({4, 5}), m.lp({4, 5}).sign()};
+       },
        [](T t) { return at::soft_margin_loss(t[0], t[1]); }},
-      {"cosine_embedding_loss", [](M m) { return Tensors{m.lp({4, 5}), m.lp({4, 5}), m.lp({4}).sign()}; },
+      {"cosine_embedding_loss",
+       [](M m) {
+         return Tensors{m.lp({4, 5}), m.lp({4, 5}), m.lp({4}).sign()};
+       },
        [](T t) { return at::cosine_embedding_loss(t[0], t[1], t[2]); }},
-      {"triplet_margin_loss", [](M m) { return Tensors{m.lp({4, 5}), m.lp({4, 5}), m.lp({4, 5})}; },
+      {"triplet_margin_loss",
+       [](M m) {
+         return Tensors{m.lp({4, 5}), m.lp({4, 5}), m.lp({4, 5})};
+       },
        [](T t) { return at::triplet_margin_loss(t[0], t[1], t[2]); }},
-      {"multi_margin_loss", [](M m) { return Tensors{m.lp({4, 5}), labels({4}, 5)}; },
+      {"multi_margin_loss",
+       [](M m) {
+         return Tensors{m.lp({4, 5}), labels({4}, 5)};
+       },
        [](T t) { return at::multi_margin_loss(t[0], t[1]); }},
-      {"multilabel_margin_loss", [](M m) { return Tensors{m.lp({4, 5}), labels({4, 5}, 5)}; },
+      {"multilabel_margin_loss",
+       [](M m) {
+         return Tensors{m.lp({4, 5}), labels({4, 5}, 5)};
+       },
        [](T t) { return at::multilabel_margin_loss(t[0], t[1]); }},
-      {"avg_pool3d", [](M m) { return Tensors{m.lp({1, 2, 4, 4, 4})}; }, [](T t) { return at::avg_pool3d(t[0], 2); }},
-      {"max_pool3d", [](M m) { return Tensors{m.lp({1, 2, 4, 4, 4})}; }, [](T t) { return at::max_pool3d(t[0], 2); }},
-      {"adaptive_avg_pool3d", [](M m) { return Tensors{m.lp({1, 2, 4, 4, 4})}; },
-       [](T t) { return at::adaptive_avg_pool3d(t[0], {2, 2, 2}); }},
-      {"adaptive_max_pool3d", [](M m) { return Tensors{m.lp({1, 2, 4, 4, 4})}; },
-       [](T t) { return std::get<0>(at::adaptive_max_pool3d(t[0], {2, 2, 2})); }},
+      {"avg_pool3d",
+       [](M m) {
+         return Tensors{m.lp({1, 2, 4, 4, 4})};
+       },
+       [](T t) { return at::avg_pool3d(t[0], 2); }},
+      {"max_pool3d",
+       [](M m) {
+         return Tensors{m.lp({1, 2, 4, 4, 4})};
+       },
+       [](T t) { return at::max_pool3d(t[0], 2); }},
+      {"adaptive_avg_pool3d",
+       [](M m) {
+         return Tensors{m.lp({1, 2, 4, 4, 4})};
+       },
+       [](T t) {
+         return at::adaptive_avg_pool3d(t[0], {2, 2, 2});
+       }},
+      {"adaptive_max_pool3d",
+       [](M m) {
+         return Tensors{m.lp({1, 2, 4, 4, 4})};
+       },
+       [](T t) {
+         return std::get<0>(at::adaptive_max_pool3d(t[0], {2, 2, 2}));
+       }},
       {"max_unpool2d",
        [](M m) {
          auto [values, indices] = at::max_pool2d_with_indices(torch::randn({1, 2, 4, 4}), 2);
          return Tensors{values.to(m.low), indices};
        },
-       [](T t) { return at::max_unpool2d(t[0], t[1], {4, 4}); }},
+       [](T t) {
+         return at::max_unpool2d(t[0], t[1], {4, 4});
+       }},
       {"max_unpool3d",
        [](M m) {
          auto [values, indices] = at::max_pool3d_with_indices(torch::randn({1, 2, 4, 4, 4}), 2);
          return Tensors{values.to(m.low), indices};
        },
-       [](T t) { return at::max_unpool3d(t[0], t[1], {4, 4, 4}, {2, 2, 2}, {0, 0, 0}); }},
-      {"reflection_pad1d", [](M m) { return Tensors{m.lp({1, 2, 5})}; },
-       [](T t) { return at::reflection_pad1d(t[0], {1, 2}); }},
-      {"reflection_pad2d", [](M m) { return Tensors{m.lp({1, 2, 4, 4})}; },
-       [](T t) { return at::reflection_pad2d(t[0], {1, 1, 2, 0}); }},
-      {"replication_pad1d", [](M m) { return Tensors{m.lp({1, 2, 5})}; },
-       [](T t) { return at::replication_pad1d(t[0], {1, 2}); }},
-      {"replication_pad2d", [](M m) { return Tensors{m.lp({1, 2, 4, 4})}; },
-       [](T t) { return at::replication_pad2d(t[0], {1, 1, 2, 0}); }},
-      {"replication_pad3d", [](M m) { return Tensors{m.lp({1, 2, 3, 3, 3})}; },
-       [](T t) { return at::replication_pad3d(t[0], {1, 1, 1, 1, 1, 1}); }},
-      {"grid_sampler", [](M m) { return Tensors{m.lp({1, 2, 4, 4}), m.lp_unit({1, 3, 3, 2}).mul(2).sub(1)}; },
+       [](T t) {
+         return at::max_unpool3d(t[0], t[1], {4, 4, 4}, {2, 2, 2}, {0, 0, 0});
+       }},
+      {"reflection_pad1d",
+       [](M m) {
+         return Tensors{m.lp({1, 2, 5})};
+       },
+       [](T t) {
+         return at::reflection_pad1d(t[0], {1, 2});
+       }},
+      {"reflection_pad2d",
+       [](M m) {
+         return Tensors{m.lp({1, 2, 4, 4})};
+       },
+       [](T t) {
+         return at::reflection_pad2d(t[0], {1, 1, 2, 0});
+       }},
+      {"replication_pad1d",
+       [](M m) {
+         return Tensors{m.lp({1, 2, 5})};
+       },
+       [](T t) {
+         return at::replication_pad1d(t[0], {1, 2});
+       }},
+      {"replication_pad2d",
+       [](M m) {
+         return Tensors{m.lp({1, 2, 4, 4})};
+       },
+       [](T t) {
+         return at::replication_pad2d(t[0], {1, 1, 2, 0});
+       }},
+      {"replication_pad3d",
+       [](M m) {
+         return Tensors{m.lp({1, 2, 3, 3, 3})};
+       },
+       [](T t) {
+         return at::replication_pad3d(t[0], {1, 1, 1, 1, 1, 1});
+       }},
+      {"grid_sampler",
+       [](M m) {
+         return Tensors{m.lp({1, 2, 4, 4}), m.lp_unit({1, 3, 3, 2}).mul(2).sub(1)};
+       },
        [](T t) { return at::grid_sampler(t[0], t[1], 0, 0, false); }},
-      {"grid_sampler_2d", [](M m) { return Tensors{m.lp({1, 2, 4, 4}), m.lp_unit({1, 3, 3, 2}).mul(2).sub(1)}; },
+      {"grid_sampler_2d",
+       [](M m) {
+         return Tensors{m.lp({1, 2, 4, 4}), m.lp_unit({1, 3, 3, 2}).mul(2).sub(1)};
+       },
        [](T t) { return at::grid_sampler_2d(t[0], t[1], 0, 0, false); }},
       {"grid_sampler_3d",
-       [](M m) { return Tensors{m.lp({1, 2, 3, 3, 3}), m.lp_unit({1, 2, 2, 2, 3}).mul(2).sub(1)}; },
+       [](M m) {
+         return Tensors{m.lp({1, 2, 3, 3, 3}), m.lp_unit({1, 2, 2, 2, 3}).mul(2).sub(1)};
+       },
        [](T t) { return at::grid_sampler_3d(t[0], t[1], 0, 0, false); }},
-      {"prod", [](M m) { return Tensors{m.lp({3, 4})}; }, [](T t) { return at::prod(t[0]); }},
-      {"prod.dim_int", [](M m) { return Tensors{m.lp({3, 4})}; }, [](T t) { return at::prod(t[0], 1); }},
-      {"quantile", [](M m) { return Tensors{m.lp({3, 8}), m.lp_unit({2})}; },
+      {"prod",
+       [](M m) {
+         return Tensors{m.lp({3, 4})};
+       },
+       [](T t) { return at::prod(t[0]); }},
+      {"prod.dim_int",
+       [](M m) {
+         return Tensors{m.lp({3, 4})};
+       },
+       [](T t) { return at::prod(t[0], 1); }},
+      {"quantile",
+       [](M m) {
+         return Tensors{m.lp({3, 8}), m.lp_unit({2})};
+       },
        [](T t) { return at::quantile(t[0], t[1], 1); }},
-      {"quantile.scalar", [](M m) { return Tensors{m.lp({3, 8})}; }, [](T t) { return at::quantile(t[0], 0.3, 1); }},
-      {"nanquantile", [](M m) { return Tensors{m.lp({3, 8}), m.lp_unit({2})}; },
+      {"quantile.scalar",
+       [](M m) {
+         return Tensors{m.lp({3, 8})};
+       },
+       [](T t) { return at::quantile(t[0], 0.3, 1); }},
+      {"nanquantile",
+       [](M m) {
+         return Tensors{m.lp({3, 8}), m.lp_unit({2})};
+       },
        [](T t) { return at::nanquantile(t[0], t[1], 1); }},
-      {"nanquantile.scalar", [](M m) { return Tensors{m.lp({3, 8})}; },
+      {"nanquantile.scalar",
+       [](M m) {
+         return Tensors{m.lp({3, 8})};
+       },
        [](T t) { return at::nanquantile(t[0], 0.3, 1); }},
-      {"cdist", [](M m) { return Tensors{m.lp({3, 4}), m.lp({5, 4})}; }, [](T t) { return at::cdist(t[0], t[1]); }},
-      {"trace", [](M m) { return Tensors{m.lp({4, 4})}; }, [](T t) { return at::trace(t[0]); }},
+      {"cdist",
+       [](M m) {
+         return Tensors{m.lp({3, 4}), m.lp({5, 4})};
+       },
+       [](T t) { return at::cdist(t[0], t[1]); }},
+      {"trace",
+       [](M m) {
+         return Tensors{m.lp({4, 4})};
+       },
+       [](T t) { return at::trace(t[0]); }},
       {"fft_fft", [](M m) { return Tensors{m.lp({8})}; }, [](T t) { return at::fft_fft(t[0]); }},
       {"fft_ifft", [](M m) { return Tensors{m.lp({8})}; }, [](T t) { return at::fft_ifft(t[0]); }},
-      {"fft_fft2", [](M m) { return Tensors{m.lp({4, 4})}; }, [](T t) { return at::fft_fft2(t[0]); }},
-      {"fft_ifft2", [](M m) { return Tensors{m.lp({4, 4})}; }, [](T t) { return at::fft_ifft2(t[0]); }},
-      {"fft_fftn", [](M m) { return Tensors{m.lp({2, 4, 4})}; }, [](T t) { return at::fft_fftn(t[0]); }},
-      {"fft_ifftn", [](M m) { return Tensors{m.lp({2, 4, 4})}; }, [](T t) { return at::fft_ifftn(t[0]); }},
+      {"fft_fft2",
+       [](M m) {
+         return Tensors{m.lp({4, 4})};
+       },
+       [](T t) { return at::fft_fft2(t[0]); }},
+      {"fft_ifft2",
+       [](M m) {
+         return Tensors{m.lp({4, 4})};
+       },
+       [](T t) { return at::fft_ifft2(t[0]); }},
+      {"fft_fftn",
+       [](M m) {
+         return Tensors{m.lp({2, 4, 4})};
+       },
+       [](T t) { return at::fft_fftn(t[0]); }},
+      {"fft_ifftn",
+       [](M m) {
+         return Tensors{m.lp({2, 4, 4})};
+       },
+       [](T t) { return at::fft_ifftn(t[0]); }},
       {"fft_rfft", [](M m) { return Tensors{m.lp({8})}; }, [](T t) { return at::fft_rfft(t[0]); }},
       {"fft_irfft", [](M m) { return Tensors{m.lp({8})}; }, [](T t) { return at::fft_irfft(t[0]); }},
-      {"fft_rfft2", [](M m) { return Tensors{m.lp({4, 4})}; }, [](T t) { return at::fft_rfft2(t[0]); }},
-      {"fft_irfft2", [](M m) { return Tensors{m.lp({4, 4})}; }, [](T t) { return at::fft_irfft2(t[0]); }},
-      {"fft_rfftn", [](M m) { return Tensors{m.lp({2, 4, 4})}; }, [](T t) { return at::fft_rfftn(t[0]); }},
-      {"fft_irfftn", [](M m) { return Tensors{m.lp({2, 4, 4})}; }, [](T t) { return at::fft_irfftn(t[0]); }},
+      {"fft_rfft2",
+       [](M m) {
+         return Tensors{m.lp({4, 4})};
+       },
+       [](T t) { return at::fft_rfft2(t[0]); }},
+      {"fft_irfft2",
+       [](M m) {
+         return Tensors{m.lp({4, 4})};
+       },
+       [](T t) { return at::fft_irfft2(t[0]); }},
+      {"fft_rfftn",
+       [](M m) {
+         return Tensors{m.lp({2, 4, 4})};
+       },
+       [](T t) { return at::fft_rfftn(t[0]); }},
+      {"fft_irfftn",
+       [](M m) {
+         return Tensors{m.lp({2, 4, 4})};
+       },
+       [](T t) { return at::fft_irfftn(t[0]); }},
       {"fft_hfft", [](M m) { return Tensors{m.lp({8})}; }, [](T t) { return at::fft_hfft(t[0]); }},
       {"fft_ihfft", [](M m) { return Tensors{m.lp({8})}; }, [](T t) { return at::fft_ihfft(t[0]); }},
       {"inverse", [](M m) { return Tensors{m.lp_spd(4)}; }, [](T t) { return at::inverse(t[0]); }},
-      {"pinverse", [](M m) { return Tensors{m.lp({4, 3})}; }, [](T t) { return at::pinverse(t[0]); }},
+      {"pinverse",
+       [](M m) {
+         return Tensors{m.lp({4, 3})};
+       },
+       [](T t) { return at::pinverse(t[0]); }},
       {"linalg_inv", [](M m) { return Tensors{m.lp_spd(4)}; }, [](T t) { return at::linalg_inv(t[0]); }},
-      {"linalg_solve", [](M m) { return Tensors{m.lp_spd(4), m.lp({4, 2})}; },
+      {"linalg_solve",
+       [](M m) {
+         return Tensors{m.lp_spd(4), m.lp({4, 2})};
+       },
        [](T t) { return at::linalg_solve(t[0], t[1]); }},
       {"linalg_cholesky", [](M m) { return Tensors{m.lp_spd(4)}; }, [](T t) { return at::linalg_cholesky(t[0]); }},
-      {"linalg_svdvals", [](M m) { return Tensors{m.lp({4, 3})}; }, [](T t) { return at::linalg_svdvals(t[0]); }},
+      {"linalg_svdvals",
+       [](M m) {
+         return Tensors{m.lp({4, 3})};
+       },
+       [](T t) { return at::linalg_svdvals(t[0]); }},
       {"linalg_eigvalsh", [](M m) { return Tensors{m.lp_spd(4)}; }, [](T t) { return at::linalg_eigvalsh(t[0]); }},
-      {"cholesky_inverse",
-       [](M m) { return Tensors{at::linalg_cholesky(m.lp_spd(4).to(torch::kFloat)).to(m.low)}; },
+      {"cholesky_inverse", [](M m) { return Tensors{at::linalg_cholesky(m.lp_spd(4).to(torch::kFloat)).to(m.low)}; },
        [](T t) { return at::cholesky_inverse(t[0]); }},
       // Promote: one float32 input among inputs in the scope's dtype.
-      {"cat", [](M m) { return Tensors{m.f32({2, 3}), m.lp({2, 3})}; }, [](T t) { return at::cat({t[0], t[1]}); }},
-      {"stack", [](M m) { return Tensors{m.lp({2, 3}), m.f32({2, 3})}; },
-       [](T t) { return at::stack({t[0], t[1]}); }},
-      {"index_copy", [](M m) { return Tensors{m.f32({5, 3}), torch::tensor({0, 3}), m.lp({2, 3})}; },
+      {"cat",
+       [](M m) {
+         return Tensors{m.f32({2, 3}), m.lp({2, 3})};
+       },
+       [](T t) {
+         return at::cat({t[0], t[1]});
+       }},
+      {"stack",
+       [](M m) {
+         return Tensors{m.lp({2, 3}), m.f32({2, 3})};
+       },
+       [](T t) {
+         return at::stack({t[0], t[1]});
+       }},
+      {"index_copy",
+       [](M m) {
+         return Tensors{m.f32({5, 3}), torch::tensor({0, 3}), m.lp({2, 3})};
+       },
        [](T t) { return at::index_copy(t[0], 0, t[1], t[2]); }},
   };
 }
 
 // The control: inputs cast by hand as the policy says, then the op without autocast.
 Tensors cast_by_hand(const Tensors& inputs, CastPolicy policy, torch::ScalarType low) {
-  const auto floating = [](const torch::Tensor& t) { return t.is_floating_point() && t.scalar_type() != torch::kDouble; };
+  const auto floating = [](const torch::Tensor& t) {
+    return t.is_floating_point() && t.scalar_type() != torch::kDouble;
+  };
   torch::ScalarType target = low;
   if (policy == CastPolicy::kFp32) {
     target = torch::kFloat;

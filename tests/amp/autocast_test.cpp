@@ -153,7 +153,7 @@ TEST(WeightCastCache, CastsEachWeightOncePerOutermostScope) {
 }
 
 TEST(WeightCastCache, DoesNotCacheTensorsThatAreNotWeights) {
-  const auto a = torch::randn({3, 3});                       // no grad
+  const auto a = torch::randn({3, 3});                          // no grad
   const auto w = torch::randn({3, 3}, torch::requires_grad());  // a weight
   amp::reset_cast_cache_stats();
   {
@@ -300,8 +300,8 @@ TEST(OpPolicy, RejectsUnknownOpsAndUnfitPolicies) {
 // autocast_conformance_test.cpp.
 TEST(OpPolicy, DefaultTablesOnlyListOpsWithANativeAutocastRule) {
   ampbench::amp::release_autocast_kernels();
-  for (const auto& [device, key] : {std::pair{kCpu, c10::DispatchKey::AutocastCPU},
-                                    std::pair{kCuda, c10::DispatchKey::AutocastCUDA}}) {
+  for (const auto& [device, key] :
+       {std::pair{kCpu, c10::DispatchKey::AutocastCPU}, std::pair{kCuda, c10::DispatchKey::AutocastCUDA}}) {
     const auto native = registered_ops(key);
     for (const auto& entry : amp::default_op_policies(device)) {
       EXPECT_EQ(native.count(entry.op), 1U) << entry.op << " has no native rule on " << c10::toString(key);
@@ -372,7 +372,9 @@ TEST(ModuleOps, ReachTheTableOrHaveNoNativeRule) {
     EXPECT_THAT(record("mse_loss", [&] { (void)torch::nn::functional::mse_loss(x2, x2); }),
                 ::testing::Contains("mse_loss"));
     EXPECT_THAT(record("cross_entropy",
-                       [&] { (void)torch::nn::functional::cross_entropy(x2, torch::tensor({1, 3})); }),
+                       [&] {
+                         (void)torch::nn::functional::cross_entropy(x2, torch::tensor({1, 3}));
+                       }),
                 ::testing::Contains("cross_entropy_loss"));
   }
   // An op that reached the key is either ours or one LibTorch has no CPU autocast rule for.
@@ -445,9 +447,7 @@ TEST(Registration, ReleaseRestoresNativeKernelsAndNextScopeReinstalls) {
   const auto dispatcher_entry = [] {
     return c10::Dispatcher::singleton().findSchemaOrThrow("aten::addmm", "").dumpState();
   };
-  {
-    const amp::Autocast scope(kCpu, torch::kBFloat16);
-  }
+  { const amp::Autocast scope(kCpu, torch::kBFloat16); }
   EXPECT_TRUE(amp::autocast_kernels_installed(kCpu));
   EXPECT_THAT(dispatcher_entry(), HasSubstr("kernel_registration.cpp"));
   amp::release_autocast_kernels();
@@ -479,9 +479,7 @@ TEST(Registration, CudaTableRegistersWithoutAGpu) {
 
 TEST(Registration, OverrideWarningIsNotPrinted) {
   ::testing::internal::CaptureStderr();
-  {
-    const amp::Autocast scope(kCpu, torch::kBFloat16);
-  }
+  { const amp::Autocast scope(kCpu, torch::kBFloat16); }
   const std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_THAT(err, ::testing::Not(HasSubstr("Overriding a previously registered kernel")));
 }

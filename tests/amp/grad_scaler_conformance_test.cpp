@@ -9,8 +9,8 @@
 // positions exactly): Python's Adam updates exp_avg with lerp_ where LibTorch's C++ Adam uses
 // mul_/add_, which rounds differently in the last bit (measured: at most 2.4e-7 after 12 steps).
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <torch/torch.h>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <limits>
@@ -74,22 +74,18 @@ torch::Tensor decode(const json& values) {
   return torch::tensor(out, torch::kFloat);
 }
 
-void expect_close(const torch::Tensor& actual, const json& expected, const std::string& what,
-                  Tolerance tolerance) {
+void expect_close(const torch::Tensor& actual, const json& expected, const std::string& what, Tolerance tolerance) {
   const auto want = decode(expected);
   const auto got = actual.detach().reshape(-1).to(torch::kFloat);
   ASSERT_EQ(got.numel(), want.numel()) << what;
   const bool close = at::isclose(got, want, tolerance.rtol, tolerance.atol, /*equal_nan=*/true).all().item<bool>();
-  EXPECT_TRUE(close) << what << ": max |diff| "
-                     << (got - want).abs().nan_to_num(0, 0, 0).max().item<double>() << "\n got "
-                     << got << "\n want " << want;
+  EXPECT_TRUE(close) << what << ": max |diff| " << (got - want).abs().nan_to_num(0, 0, 0).max().item<double>()
+                     << "\n got " << got << "\n want " << want;
 }
 
 torch::nn::Sequential make_model(const json& weights, const json& dims) {
-  const auto in = dims[0].get<int64_t>(), hidden = dims[1].get<int64_t>(),
-             out = dims[2].get<int64_t>();
-  torch::nn::Sequential model(torch::nn::Linear(in, hidden), torch::nn::Tanh(),
-                              torch::nn::Linear(hidden, out));
+  const auto in = dims[0].get<int64_t>(), hidden = dims[1].get<int64_t>(), out = dims[2].get<int64_t>();
+  torch::nn::Sequential model(torch::nn::Linear(in, hidden), torch::nn::Tanh(), torch::nn::Linear(hidden, out));
   torch::NoGradGuard no_grad;
   auto params = model->parameters();
   for (std::size_t i = 0; i < params.size(); ++i) {
@@ -98,31 +94,32 @@ torch::nn::Sequential make_model(const json& weights, const json& dims) {
   return model;
 }
 
-std::unique_ptr<torch::optim::Optimizer> make_optimizer(const json& spec,
-                                                        std::vector<torch::Tensor> params) {
+std::unique_ptr<torch::optim::Optimizer> make_optimizer(const json& spec, std::vector<torch::Tensor> params) {
   const auto type = spec.at("type").get<std::string>();
   const double lr = spec.at("lr");
   if (type == "sgd") {
-    return std::make_unique<torch::optim::SGD>(
-        params, torch::optim::SGDOptions(lr)
-                    .momentum(spec.at("momentum"))
-                    .weight_decay(spec.at("weight_decay"))
-                    .nesterov(spec.at("nesterov")));
+    return std::make_unique<torch::optim::SGD>(params, torch::optim::SGDOptions(lr)
+                                                           .momentum(spec.at("momentum"))
+                                                           .weight_decay(spec.at("weight_decay"))
+                                                           .nesterov(spec.at("nesterov")));
   }
   const auto betas = std::make_tuple(spec.at("beta1").get<double>(), spec.at("beta2").get<double>());
   if (type == "adam") {
-    return std::make_unique<torch::optim::Adam>(
-        params, torch::optim::AdamOptions(lr).betas(betas).eps(spec.at("eps")).weight_decay(
-                    spec.at("weight_decay")).amsgrad(spec.at("amsgrad")));
+    return std::make_unique<torch::optim::Adam>(params, torch::optim::AdamOptions(lr)
+                                                            .betas(betas)
+                                                            .eps(spec.at("eps"))
+                                                            .weight_decay(spec.at("weight_decay"))
+                                                            .amsgrad(spec.at("amsgrad")));
   }
-  return std::make_unique<torch::optim::AdamW>(
-      params, torch::optim::AdamWOptions(lr).betas(betas).eps(spec.at("eps")).weight_decay(
-                  spec.at("weight_decay")).amsgrad(spec.at("amsgrad")));
+  return std::make_unique<torch::optim::AdamW>(params, torch::optim::AdamWOptions(lr)
+                                                           .betas(betas)
+                                                           .eps(spec.at("eps"))
+                                                           .weight_decay(spec.at("weight_decay"))
+                                                           .amsgrad(spec.at("amsgrad")));
 }
 
 // The optimizer state of one parameter under Python's names (step as a float tensor).
-std::map<std::string, torch::Tensor> state_of(torch::optim::Optimizer& optimizer,
-                                              const torch::Tensor& param) {
+std::map<std::string, torch::Tensor> state_of(torch::optim::Optimizer& optimizer, const torch::Tensor& param) {
   std::map<std::string, torch::Tensor> out;
   const auto it = optimizer.state().find(param.unsafeGetTensorImpl());
   if (it == optimizer.state().end()) {
@@ -146,8 +143,8 @@ std::map<std::string, torch::Tensor> state_of(torch::optim::Optimizer& optimizer
   return out;
 }
 
-std::vector<torch::Tensor> losses_of(std::vector<torch::nn::Sequential>& models,
-                                     const torch::Tensor& inputs, const torch::Tensor& targets) {
+std::vector<torch::Tensor> losses_of(std::vector<torch::nn::Sequential>& models, const torch::Tensor& inputs,
+                                     const torch::Tensor& targets) {
   if (models.size() == 1) {
     return {torch::mse_loss(models[0]->forward(inputs), targets)};
   }
@@ -156,14 +153,12 @@ std::vector<torch::Tensor> losses_of(std::vector<torch::nn::Sequential>& models,
   return {torch::mse_loss(out0 + out1, targets), torch::mse_loss(out0 - out1, targets)};
 }
 
-void inject(std::vector<torch::nn::Sequential>& models, const json& spec, int64_t step,
-            int64_t micro) {
+void inject(std::vector<torch::nn::Sequential>& models, const json& spec, int64_t step, int64_t micro) {
   torch::NoGradGuard no_grad;
   for (const auto& item : spec.at("inject")) {
     if (item.at("step") == step && item.at("micro") == micro) {
       auto param = models.at(item.at("model"))->parameters().at(item.at("param"));
-      param.mutable_grad().view(-1)[item.at("index").get<int64_t>()] =
-          decode(json::array({item.at("value")}))[0];
+      param.mutable_grad().view(-1)[item.at("index").get<int64_t>()] = decode(json::array({item.at("value")}))[0];
     }
   }
 }
@@ -182,11 +177,10 @@ TEST_P(GradScalerConformance, MatchesPythonStepByStep) {
     optimizers.push_back(make_optimizer(spec.at("optimizers")[m], models.back()->parameters()));
   }
   const json& scaler_spec = spec.at("scaler");
-  ampbench::amp::GradScaler scaler(
-      c10::DeviceType::CPU, {.init_scale = scaler_spec.at("init_scale"),
-                             .growth_factor = scaler_spec.at("growth_factor"),
-                             .backoff_factor = scaler_spec.at("backoff_factor"),
-                             .growth_interval = scaler_spec.at("growth_interval")});
+  ampbench::amp::GradScaler scaler(c10::DeviceType::CPU, {.init_scale = scaler_spec.at("init_scale"),
+                                                          .growth_factor = scaler_spec.at("growth_factor"),
+                                                          .backoff_factor = scaler_spec.at("backoff_factor"),
+                                                          .growth_interval = scaler_spec.at("growth_interval")});
   const int64_t micro_batches = spec.at("micro_batches");
   Tolerance tolerance = kExact;
   for (const auto& optimizer : spec.at("optimizers")) {
@@ -220,15 +214,13 @@ TEST_P(GradScalerConformance, MatchesPythonStepByStep) {
       torch::nn::utils::clip_grad_norm_(models[0]->parameters(), spec.at("clip_max_norm"));
     }
     for (std::size_t o = 0; o < optimizers.size(); ++o) {
-      EXPECT_EQ(!scaler.step(*optimizers[o]), expected.at("skipped")[o].get<bool>())
-          << "optimizer " << o;
+      EXPECT_EQ(!scaler.step(*optimizers[o]), expected.at("skipped")[o].get<bool>()) << "optimizer " << o;
     }
     for (std::size_t m = 0; m < models.size(); ++m) {
       const auto params = models[m]->parameters();
       for (std::size_t p = 0; p < params.size(); ++p) {
         expect_close(params[p].grad(), expected.at("grads")[m][p],
-                     "grad of model " + std::to_string(m) + " param " + std::to_string(p),
-                     tolerance);
+                     "grad of model " + std::to_string(m) + " param " + std::to_string(p), tolerance);
       }
     }
     const auto set_scale = spec.at("set_scale").find(std::to_string(step));
@@ -237,8 +229,7 @@ TEST_P(GradScalerConformance, MatchesPythonStepByStep) {
     } else {
       scaler.update();
     }
-    expect_close(torch::tensor(step_losses, torch::kDouble), expected.at("losses"), "losses",
-                 tolerance);
+    expect_close(torch::tensor(step_losses, torch::kDouble), expected.at("losses"), "losses", tolerance);
     EXPECT_EQ(scaler.get_scale(), expected.at("scale").get<double>());
     EXPECT_EQ(scaler.get_growth_tracker(), expected.at("growth_tracker").get<int64_t>());
   }
@@ -282,12 +273,9 @@ TEST_P(GradScalerConformance, MatchesPythonStepByStep) {
   }
 }
 
-std::string scenario_name(const testing::TestParamInfo<const char*>& param_info) {
-  return param_info.param;
-}
+std::string scenario_name(const testing::TestParamInfo<const char*>& param_info) { return param_info.param; }
 
-INSTANTIATE_TEST_SUITE_P(Reference, GradScalerConformance, testing::ValuesIn(kScenarios),
-                         scenario_name);
+INSTANTIATE_TEST_SUITE_P(Reference, GradScalerConformance, testing::ValuesIn(kScenarios), scenario_name);
 
 // Scenario names are listed above because tests are discovered at build time, before the
 // reference exists; this catches a scenario added in Python but not here.
@@ -298,8 +286,7 @@ TEST(GradScalerConformanceReference, EveryPythonScenarioIsReplayed) {
     in_reference.insert(spec.at("name").get<std::string>());
   }
   EXPECT_EQ(replayed, in_reference);
-  const auto libtorch = std::to_string(TORCH_VERSION_MAJOR) + "." +
-                        std::to_string(TORCH_VERSION_MINOR) + "." +
+  const auto libtorch = std::to_string(TORCH_VERSION_MAJOR) + "." + std::to_string(TORCH_VERSION_MINOR) + "." +
                         std::to_string(TORCH_VERSION_PATCH);
   EXPECT_EQ(reference().at("torch_version").get<std::string>().substr(0, libtorch.size()), libtorch)
       << "the reference must come from the same torch as the LibTorch under test";

@@ -64,8 +64,7 @@ TEST(GradScalerMisuse, SecondStepInOneIterationThrows) {
   OneModel s;
   s.backward();
   ASSERT_TRUE(s.scaler.step(s.optimizer));
-  expect_error([&] { (void)s.scaler.step(s.optimizer); },
-               "step() has already been called since the last update()");
+  expect_error([&] { (void)s.scaler.step(s.optimizer); }, "step() has already been called since the last update()");
 }
 
 TEST(GradScalerMisuse, StepUnscaleOrUpdateBeforeScaleThrow) {
@@ -79,8 +78,7 @@ TEST(GradScalerMisuse, StepUnscaleOrUpdateBeforeScaleThrow) {
 TEST(GradScalerMisuse, StepWithoutGradientsThrows) {
   OneModel s;
   (void)s.scaler.scale(torch::ones({}));  // scaled, but no backward reached the optimizer
-  expect_error([&] { (void)s.scaler.step(s.optimizer); },
-               "No inf checks were recorded for this optimizer");
+  expect_error([&] { (void)s.scaler.step(s.optimizer); }, "No inf checks were recorded for this optimizer");
 }
 
 TEST(GradScalerMisuse, UpdateWithoutStepThrows) {
@@ -93,8 +91,7 @@ TEST(GradScalerBadInput, ScalingANonFloatingTensorThrows) {
   GradScaler scaler(c10::DeviceType::CPU);
   expect_error([&] { (void)scaler.scale(torch::ones({2}, torch::kLong)); },
                "expected a floating-point loss or output, got a tensor of dtype Long");
-  expect_error([&] { (void)scaler.scale({torch::ones({1}), torch::ones({1}, torch::kBool)}); },
-               "dtype Bool");
+  expect_error([&] { (void)scaler.scale({torch::ones({1}), torch::ones({1}, torch::kBool)}); }, "dtype Bool");
   EXPECT_THROW((void)scaler.scale(torch::ones({2}, torch::kInt)), c10::TypeError);
 }
 
@@ -105,8 +102,7 @@ TEST(GradScalerBadInput, OutputOnAnotherDeviceTypeThrows) {
 }
 
 TEST(GradScalerBadInput, UnsupportedDeviceTypeThrows) {
-  expect_error([] { GradScaler scaler(c10::DeviceType::XPU); },
-               "device type 'xpu' is not supported");
+  expect_error([] { GradScaler scaler(c10::DeviceType::XPU); }, "device type 'xpu' is not supported");
   expect_error([] { GradScaler scaler(c10::DeviceType::Meta); }, "device type 'meta'");
   EXPECT_THROW((void)GradScaler(c10::DeviceType::HIP), c10::NotImplementedError);
   // Disabled, the device is never used: no error (as PyTorch).
@@ -140,8 +136,8 @@ TEST(GradScalerBadInput, Fp16GradientsAreRefused) {
 TEST(GradScalerBadInput, LoadStateDictNamesTheMissingOrMistypedKey) {
   GradScaler source(c10::DeviceType::CPU);
   GradScaler target(c10::DeviceType::CPU, {.init_scale = 8.0});
-  const std::vector<std::string> keys = {"scale", "growth_factor", "backoff_factor",
-                                         "growth_interval", "_growth_tracker"};
+  const std::vector<std::string> keys = {"scale", "growth_factor", "backoff_factor", "growth_interval",
+                                         "_growth_tracker"};
   for (const auto& key : keys) {
     auto missing = source.state_dict();
     ASSERT_EQ(missing.erase(key), 1u);
@@ -152,11 +148,9 @@ TEST(GradScalerBadInput, LoadStateDictNamesTheMissingOrMistypedKey) {
   }
   auto fractional = source.state_dict();
   fractional.insert_or_assign("growth_interval", c10::IValue(2.5));
-  expect_error([&] { target.load_state_dict(fractional); },
-               "key 'growth_interval' must be an int, got Double");
-  expect_error(
-      [&] { target.load_state_dict(GradScaler(c10::DeviceType::CPU, {.enabled = false}).state_dict()); },
-      "the state dict is empty");
+  expect_error([&] { target.load_state_dict(fractional); }, "key 'growth_interval' must be an int, got Double");
+  expect_error([&] { target.load_state_dict(GradScaler(c10::DeviceType::CPU, {.enabled = false}).state_dict()); },
+               "the state dict is empty");
   EXPECT_EQ(target.get_scale(), 8.0);  // every failed load left the target as it was
 }
 

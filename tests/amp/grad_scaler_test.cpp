@@ -46,8 +46,8 @@ struct TrainingRun {
   explicit TrainingRun(int model_count) {
     for (int m = 0; m < model_count; ++m) {
       models.push_back(make_model(m + 1));
-      optimizers.push_back(std::make_unique<torch::optim::SGD>(
-          models.back()->parameters(), torch::optim::SGDOptions(0.1).momentum(0.9)));
+      optimizers.push_back(std::make_unique<torch::optim::SGD>(models.back()->parameters(),
+                                                               torch::optim::SGDOptions(0.1).momentum(0.9)));
     }
   }
   std::vector<torch::Tensor> parameters() const {
@@ -81,8 +81,7 @@ void expect_same_parameters(const TrainingRun& got_run, const TrainingRun& want_
 using Body = std::function<void(TrainingRun&, GradScaler*, const Batch&, bool poison)>;
 
 void expect_scaled_matches_control(int model_count, const Body& body,
-                                   GradScalerOptions options = {.init_scale = 128.0,
-                                                                .growth_interval = 2}) {
+                                   GradScalerOptions options = {.init_scale = 128.0, .growth_interval = 2}) {
   const auto batches = make_batches(kIterations);
   TrainingRun scaled(model_count);
   TrainingRun control(model_count);
@@ -94,9 +93,7 @@ void expect_scaled_matches_control(int model_count, const Body& body,
   expect_same_parameters(scaled, control);
 }
 
-torch::Tensor maybe_scale(GradScaler* scaler, const torch::Tensor& loss) {
-  return scaler ? scaler->scale(loss) : loss;
-}
+torch::Tensor maybe_scale(GradScaler* scaler, const torch::Tensor& loss) { return scaler ? scaler->scale(loss) : loss; }
 
 // Scaled: the scaler decides. Control: every optimizer steps unless this is the poisoned
 // iteration.
@@ -123,13 +120,10 @@ void plain_iteration(TrainingRun& run, GradScaler* scaler, const Batch& batch, b
   step_all(run, scaler, poison);
 }
 
-TEST(GradScaler, ScaledTrainingMatchesUnscaledControl) {
-  expect_scaled_matches_control(1, plain_iteration);
-}
+TEST(GradScaler, ScaledTrainingMatchesUnscaledControl) { expect_scaled_matches_control(1, plain_iteration); }
 
 TEST(GradScaler, ClippingAfterUnscaleMatchesControl) {
-  expect_scaled_matches_control(1, [](TrainingRun& run, GradScaler* scaler, const Batch& batch,
-                                      bool poison) {
+  expect_scaled_matches_control(1, [](TrainingRun& run, GradScaler* scaler, const Batch& batch, bool poison) {
     run.optimizers[0]->zero_grad();
     const auto loss = torch::mse_loss(run.models[0]->forward(batch.inputs), batch.targets);
     maybe_scale(scaler, loss).backward();
@@ -146,15 +140,14 @@ TEST(GradScaler, ClippingAfterUnscaleMatchesControl) {
 }
 
 TEST(GradScaler, GradientAccumulationMatchesControl) {
-  expect_scaled_matches_control(1, [](TrainingRun& run, GradScaler* scaler, const Batch& batch,
-                                      bool poison) {
+  expect_scaled_matches_control(1, [](TrainingRun& run, GradScaler* scaler, const Batch& batch, bool poison) {
     constexpr int kMicroBatches = 3;
     run.optimizers[0]->zero_grad();
     for (int micro = 0; micro < kMicroBatches; ++micro) {
       const auto rows = torch::indexing::Slice(2 * micro, 2 * micro + 2);
-      const auto loss = torch::mse_loss(run.models[0]->forward(batch.inputs.index({rows})),
-                                        batch.targets.index({rows})) /
-                        kMicroBatches;
+      const auto loss =
+          torch::mse_loss(run.models[0]->forward(batch.inputs.index({rows})), batch.targets.index({rows})) /
+          kMicroBatches;
       maybe_scale(scaler, loss).backward();
     }
     if (poison && scaler) {
@@ -165,8 +158,7 @@ TEST(GradScaler, GradientAccumulationMatchesControl) {
 }
 
 TEST(GradScaler, TwoModelsOptimizersAndLossesMatchControl) {
-  expect_scaled_matches_control(2, [](TrainingRun& run, GradScaler* scaler, const Batch& batch,
-                                      bool poison) {
+  expect_scaled_matches_control(2, [](TrainingRun& run, GradScaler* scaler, const Batch& batch, bool poison) {
     for (auto& optimizer : run.optimizers) {
       optimizer->zero_grad();
     }
@@ -233,8 +225,7 @@ TEST(GradScaler, GrowsAfterGrowthIntervalAndBacksOffOnInfAndNan) {
 
 TEST(GradScaler, StateDictRoundTrip) {
   GradScaler a(c10::DeviceType::CPU,
-               {.init_scale = 3.0, .growth_factor = 4.0, .backoff_factor = 0.25,
-                .growth_interval = 2});
+               {.init_scale = 3.0, .growth_factor = 4.0, .backoff_factor = 0.25, .growth_interval = 2});
   TrainingRun run(1);
   const auto batch = make_batches(1)[0];
   a.scale(torch::mse_loss(run.models[0]->forward(batch.inputs), batch.targets)).backward();
@@ -249,8 +240,8 @@ TEST(GradScaler, StateDictRoundTrip) {
 
   // Loaded before the first scale() (lazy path) and after it (the device tensors are refilled).
   for (const bool initialised : {false, true}) {
-    GradScaler b(c10::DeviceType::CPU, {.init_scale = 2.0, .growth_factor = 3.0,
-                                        .backoff_factor = 0.75, .growth_interval = 5});
+    GradScaler b(c10::DeviceType::CPU,
+                 {.init_scale = 2.0, .growth_factor = 3.0, .backoff_factor = 0.75, .growth_interval = 5});
     if (initialised) {
       (void)b.scale(torch::ones({}));
     }

@@ -74,8 +74,7 @@ TrainingResult train(std::optional<at::ScalarType> amp_dtype, bool use_scaler) {
   torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1).momentum(0.9));
   // 2^20: high enough that the first fp16 backward passes overflow, so the scaler must back off
   // and skip steps for real (no injected inf here).
-  ampbench::amp::GradScaler scaler(c10::DeviceType::CPU,
-                                   {.init_scale = 1048576.0, .enabled = use_scaler});
+  ampbench::amp::GradScaler scaler(c10::DeviceType::CPU, {.init_scale = 1048576.0, .enabled = use_scaler});
 
   TrainingResult result;
   for (int step = 0; step < kSteps; ++step) {
@@ -104,13 +103,11 @@ double tail_mean(const std::vector<double>& losses) {
   return sum / kTail;
 }
 
-void expect_ends_near_fp32(const TrainingResult& amp, const TrainingResult& fp32,
-                           const char* name) {
+void expect_ends_near_fp32(const TrainingResult& amp, const TrainingResult& fp32, const char* name) {
   const double want = tail_mean(fp32.losses);
   const double got = tail_mean(amp.losses);
   EXPECT_NEAR(got, want, kRelTolerance * want + kAbsTolerance) << name;
-  std::cout << name << ": final loss " << got << " vs fp32 " << want << " (first "
-            << amp.losses.front() << ")\n";
+  std::cout << name << ": final loss " << got << " vs fp32 " << want << " (first " << amp.losses.front() << ")\n";
 }
 
 TEST(GradScalerTraining, Fp16WithScalerAndBf16EndNearFp32OnCpu) {
@@ -127,8 +124,7 @@ TEST(GradScalerTraining, Fp16WithScalerAndBf16EndNearFp32OnCpu) {
   }
   EXPECT_GE(skipped, 1) << "2^20 should overflow fp16 gradients at first";
   EXPECT_LT(skipped, kSteps / 10) << "the scaler should settle after a few skipped steps";
-  std::cout << "fp16 skipped steps: " << skipped << ", final scale "
-            << fp16.telemetry.back().scale << "\n";
+  std::cout << "fp16 skipped steps: " << skipped << ", final scale " << fp16.telemetry.back().scale << "\n";
 
   const auto bf16 = train(at::kBFloat16, /*use_scaler=*/false);
   expect_ends_near_fp32(bf16, fp32, "bf16");

@@ -45,8 +45,8 @@ class RunCommand : public ::testing::Test {
   // The seed preset's SimpleNet with a fixed, small number of steps: fast even where fp16/bf16
   // GEMMs take the slow path.
   [[nodiscard]] std::vector<std::string> tiny_run() const {
-    return {AMPBENCH_CLI, "run",     "--workloads", "simplenet", "--preset", "seed", "--warmup", "1",
-            "--min-steps", "8", "--steps", "8", "--out", out().string()};
+    return {AMPBENCH_CLI, "run",         "--workloads", "simplenet", "--preset", "seed",  "--warmup",
+            "1",          "--min-steps", "8",           "--steps",   "8",        "--out", out().string()};
   }
 
   fs::path dir_;
@@ -100,8 +100,8 @@ TEST_F(RunCommand, TinyRunWritesAReportWhereFp32DescendsAndAmpIsRelatedToIt) {
   EXPECT_NE(result.out.find("simplenet"), std::string::npos) << result.out;  // the table
   EXPECT_TRUE(fs::exists(out() / "report.md"));
   EXPECT_TRUE(fs::exists(out() / "report.html"));
-  const auto schema = run_process({AMPBENCH_PYTHON, AMPBENCH_SCHEMA_VALIDATOR, AMPBENCH_REPORT_SCHEMA,
-                                   (out() / "report.json").string()});
+  const auto schema = run_process(
+      {AMPBENCH_PYTHON, AMPBENCH_SCHEMA_VALIDATOR, AMPBENCH_REPORT_SCHEMA, (out() / "report.json").string()});
   EXPECT_EQ(schema.exit_code, 0) << schema.out << schema.err;
 }
 

@@ -14,11 +14,11 @@ TEST(CpuTensorMemoryMeter, PeakIsExactForAKnownAllocationPattern) {
   meter.reset_peak();
   const auto baseline = meter.live_bytes();
   {
-    auto a = at::empty({1000}, at::kFloat);   // 4000 bytes
-    auto b = at::empty({500}, at::kDouble);   // 4000 bytes: 8000 live
+    auto a = at::empty({1000}, at::kFloat);  // 4000 bytes
+    auto b = at::empty({500}, at::kDouble);  // 4000 bytes: 8000 live
     EXPECT_EQ(meter.live_bytes() - baseline, 8000);
-    a.reset();                                // 4000 live
-    auto c = at::empty({250}, at::kFloat);    // 1000 bytes: 5000 live, peak stays 8000
+    a.reset();                              // 4000 live
+    auto c = at::empty({250}, at::kFloat);  // 1000 bytes: 5000 live, peak stays 8000
     EXPECT_EQ(meter.live_bytes() - baseline, 5000);
   }
   EXPECT_EQ(meter.live_bytes(), baseline);

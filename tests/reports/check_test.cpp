@@ -44,8 +44,8 @@ CheckResult check(const Report& base, const Report& current, CheckOptions option
 }
 
 TEST(Check, TenPercentSlowerWithLowNoiseFails) {
-  const auto result = check(one_cell_report(noisy_samples(1e-3, 0.01, 50, 1)),
-                            one_cell_report(noisy_samples(1.1e-3, 0.01, 50, 2)));
+  const auto result =
+      check(one_cell_report(noisy_samples(1e-3, 0.01, 50, 1)), one_cell_report(noisy_samples(1.1e-3, 0.01, 50, 2)));
   EXPECT_FALSE(result.passed);
   EXPECT_EQ(result.regressed, 1);
   ASSERT_EQ(result.cells.size(), 1u);
@@ -93,8 +93,8 @@ TEST(Check, LargeButNoisyChangeIsDecidedByTheTest) {
 }
 
 TEST(Check, ImprovementsNeverFail) {
-  const auto result = check(one_cell_report(noisy_samples(1e-3, 0.01, 50, 40)),
-                            one_cell_report(noisy_samples(0.7e-3, 0.01, 50, 41)));
+  const auto result =
+      check(one_cell_report(noisy_samples(1e-3, 0.01, 50, 40)), one_cell_report(noisy_samples(0.7e-3, 0.01, 50, 41)));
   EXPECT_TRUE(result.passed);
   EXPECT_EQ(result.cells[0].verdict, "improved");
 }

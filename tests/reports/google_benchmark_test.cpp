@@ -14,15 +14,30 @@ using namespace ampbench::reports;
 nlohmann::json benchmark_json(double scale) {
   auto benchmarks = nlohmann::json::array();
   for (int repetition = 0; repetition < 10; ++repetition) {
-    benchmarks.push_back({{"name", "BM_Gemm/fp16/512"}, {"run_name", "BM_Gemm/fp16/512"}, {"run_type", "iteration"},
-                          {"repetitions", 10}, {"repetition_index", repetition}, {"iterations", 100},
-                          {"real_time", scale * (100.0 + repetition % 3)}, {"cpu_time", 99.0}, {"time_unit", "us"}});
+    benchmarks.push_back({{"name", "BM_Gemm/fp16/512"},
+                          {"run_name", "BM_Gemm/fp16/512"},
+                          {"run_type", "iteration"},
+                          {"repetitions", 10},
+                          {"repetition_index", repetition},
+                          {"iterations", 100},
+                          {"real_time", scale * (100.0 + repetition % 3)},
+                          {"cpu_time", 99.0},
+                          {"time_unit", "us"}});
   }
-  benchmarks.push_back({{"name", "BM_Gemm/fp16/512_mean"}, {"run_name", "BM_Gemm/fp16/512"}, {"run_type", "aggregate"},
-                        {"aggregate_name", "mean"}, {"real_time", 101.0}, {"time_unit", "us"}});
-  benchmarks.push_back({{"name", "BM_Broken"}, {"run_type", "iteration"}, {"error_occurred", true},
-                        {"error_message", "no GPU"}, {"real_time", 0}, {"time_unit", "ns"}});
-  return {{"context", {{"date", "2025-01-01T00:00:00+00:00"}, {"host_name", "box"}, {"num_cpus", 2}, {"mhz_per_cpu", 2400}}},
+  benchmarks.push_back({{"name", "BM_Gemm/fp16/512_mean"},
+                        {"run_name", "BM_Gemm/fp16/512"},
+                        {"run_type", "aggregate"},
+                        {"aggregate_name", "mean"},
+                        {"real_time", 101.0},
+                        {"time_unit", "us"}});
+  benchmarks.push_back({{"name", "BM_Broken"},
+                        {"run_type", "iteration"},
+                        {"error_occurred", true},
+                        {"error_message", "no GPU"},
+                        {"real_time", 0},
+                        {"time_unit", "ns"}});
+  return {{"context",
+           {{"date", "2025-01-01T00:00:00+00:00"}, {"host_name", "box"}, {"num_cpus", 2}, {"mhz_per_cpu", 2400}}},
           {"benchmarks", benchmarks}};
 }
 

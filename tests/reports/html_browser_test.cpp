@@ -17,8 +17,13 @@ using ampbench::testing::run_process;
 using ampbench::testing::ScratchDir;
 
 std::vector<std::string> chromium(const ScratchDir& dir) {
-  return {AMPBENCH_CHROMIUM,         "--headless",          "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-          "--user-data-dir=" + (dir / "profile").string(), "--virtual-time-budget=10000"};
+  return {AMPBENCH_CHROMIUM,
+          "--headless",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--hide-scrollbars",
+          "--user-data-dir=" + (dir / "profile").string(),
+          "--virtual-time-budget=10000"};
 }
 
 // The page's DOM after its scripts ran.
@@ -63,7 +68,8 @@ TEST_F(HtmlInBrowser, ScriptFinishesAndDrawsEveryChart) {
 
 TEST_F(HtmlInBrowser, MeasuredTensorCoresAreCharted) {
   auto report = ampbench::testing::make_sample_report();
-  report.cells[0].tensor_cores = {"measured", "", {{"sm__pipe_tensor_op_hmma_cycles_active", 41.5, "percent", "cupti-range-profiler"}}};
+  report.cells[0].tensor_cores = {
+      "measured", "", {{"sm__pipe_tensor_op_hmma_cycles_active", 41.5, "percent", "cupti-range-profiler"}}};
   const std::string dom = rendered_dom(dir_, ampbench::reports::render_html(report));
   EXPECT_NE(dom.find("data-status=\"ok\""), std::string::npos);
   EXPECT_EQ(count(dom, "data-chart=\"tensor-cores\""), 1);

@@ -51,7 +51,8 @@ class ReportCommands : public ::testing::Test {
   }
   // The report command on a broken file must name `culprit` and write neither output.
   void expect_report_refuses(const std::string& path, const std::string& culprit) {
-    const auto result = ampbench_cli({"report", path, "--md", (dir_ / "out.md").string(), "--html", (dir_ / "out.html").string()});
+    const auto result =
+        ampbench_cli({"report", path, "--md", (dir_ / "out.md").string(), "--html", (dir_ / "out.html").string()});
     expect_bad_input(result, culprit, dir_, {"out.md", "out.html"});
   }
   ScratchDir dir_;
@@ -59,7 +60,8 @@ class ReportCommands : public ::testing::Test {
 };
 
 TEST_F(ReportCommands, ReportPrintsTheTableAndWritesMarkdownAndHtml) {
-  const auto result = ampbench_cli({"report", good_, "--md", (dir_ / "r.md").string(), "--html", (dir_ / "r.html").string()});
+  const auto result =
+      ampbench_cli({"report", good_, "--md", (dir_ / "r.md").string(), "--html", (dir_ / "r.html").string()});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_NE(result.out.find("step time (95% CI)"), std::string::npos) << result.out;
   EXPECT_GT(std::filesystem::file_size(dir_ / "r.md"), 500u);
@@ -69,7 +71,8 @@ TEST_F(ReportCommands, ReportPrintsTheTableAndWritesMarkdownAndHtml) {
 TEST_F(ReportCommands, SchemaVersionMismatchIsBadInput) {
   auto json = nlohmann::json(make_sample_report());
   json["schema"] = "ampbench.report/9";
-  expect_report_refuses(bad_report("v9.json", json.dump()), "schema: expected \"ampbench.report/1\", got \"ampbench.report/9\"");
+  expect_report_refuses(bad_report("v9.json", json.dump()),
+                        "schema: expected \"ampbench.report/1\", got \"ampbench.report/9\"");
 }
 
 TEST_F(ReportCommands, TruncatedJsonIsBadInput) {
@@ -103,7 +106,8 @@ TEST_F(ReportCommands, HugeFilesAreBadInput) {
 TEST_F(ReportCommands, MissingFileAndUnwritableOutputAreBadInput) {
   expect_report_refuses((dir_ / "none.json").string(), "none.json: no such file");
   const auto result = ampbench_cli({"report", good_, "--md", (dir_ / "no-such-dir" / "r.md").string()});
-  expect_bad_input(result, "--md " + (dir_ / "no-such-dir" / "r.md").string() + ": cannot write", dir_, {"no-such-dir"});
+  expect_bad_input(result, "--md " + (dir_ / "no-such-dir" / "r.md").string() + ": cannot write", dir_,
+                   {"no-such-dir"});
 }
 
 TEST_F(ReportCommands, CheckPassesOnTheSameReport) {
@@ -117,9 +121,11 @@ TEST_F(ReportCommands, CheckFailsOnARegressionAndNamesIt) {
   for (double& t : slower.cells[0].step_times_s) t *= 1.2;
   const auto current = (dir_ / "slower.json").string();
   ampbench::reports::write_report_atomically(slower, current);
-  const auto result = ampbench_cli({"check", "--baseline", good_, "--current", current, "--md", (dir_ / "check.md").string()});
+  const auto result =
+      ampbench_cli({"check", "--baseline", good_, "--current", current, "--md", (dir_ / "check.md").string()});
   EXPECT_EQ(result.exit_code, 1) << result.out << result.err;
-  EXPECT_NE(result.out.find("REGRESSED  simple_net/fp32/cpu/default\n    step time +20.0%"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("REGRESSED  simple_net/fp32/cpu/default\n    step time +20.0%"), std::string::npos)
+      << result.out;
   EXPECT_TRUE(std::filesystem::exists(dir_ / "check.md"));
   EXPECT_EQ(ampbench_cli({"check", "--baseline", good_, "--current", current, "--max-slowdown", "25%"}).exit_code, 0);
 }
@@ -129,7 +135,8 @@ TEST_F(ReportCommands, CheckRefusesOtherHardwareUnlessAllowed) {
   other.environment.cpu_model = "Another CPU";
   const auto current = (dir_ / "other.json").string();
   ampbench::reports::write_report_atomically(other, current);
-  const auto refused = ampbench_cli({"check", "--baseline", good_, "--current", current, "--md", (dir_ / "c.md").string()});
+  const auto refused =
+      ampbench_cli({"check", "--baseline", good_, "--current", current, "--md", (dir_ / "c.md").string()});
   expect_bad_input(refused, "different environments (CPU \"Test CPU @ 2.00GHz\" vs \"Another CPU\")", dir_, {"c.md"});
   EXPECT_EQ(ampbench_cli({"check", "--baseline", good_, "--current", current, "--allow-env-mismatch"}).exit_code, 0);
 }
@@ -139,7 +146,8 @@ TEST_F(ReportCommands, CheckNamesBadThresholdsAndInputs) {
                    "--max-slowdown: expected a non-negative fraction", dir_, {});
   expect_bad_input(ampbench_cli({"check", "--baseline", good_, "--current", good_, "--max-memory-growth", "5"}),
                    "--max-memory-growth: '5' would mean 500%; write 5% for 5 percent", dir_, {});
-  expect_bad_input(ampbench_cli({"check", "--baseline", good_, "--current", good_, "--alpha", "2"}), "--alpha", dir_, {});
+  expect_bad_input(ampbench_cli({"check", "--baseline", good_, "--current", good_, "--alpha", "2"}), "--alpha", dir_,
+                   {});
   expect_bad_input(ampbench_cli({"check", "--baseline", (dir_ / "none.json").string(), "--current", good_}),
                    "--baseline " + (dir_ / "none.json").string() + ": no such file", dir_, {});
 }
@@ -157,10 +165,14 @@ TEST_F(ReportCommands, GoogleBenchmarkJsonIsAcceptedByCompareAndCheck) {
   const auto benchmark = [&](const char* name, double scale) {
     auto runs = nlohmann::json::array();
     for (int i = 0; i < 12; ++i) {
-      runs.push_back({{"name", "BM_Gemm"}, {"run_name", "BM_Gemm"}, {"run_type", "iteration"},
-                      {"real_time", scale * (10.0 + i % 4 * 0.1)}, {"time_unit", "ms"}});
+      runs.push_back({{"name", "BM_Gemm"},
+                      {"run_name", "BM_Gemm"},
+                      {"run_type", "iteration"},
+                      {"real_time", scale * (10.0 + i % 4 * 0.1)},
+                      {"time_unit", "ms"}});
     }
-    write_text(dir_ / name, nlohmann::json({{"context", {{"num_cpus", 2}, {"mhz_per_cpu", 2000}}}, {"benchmarks", runs}}).dump());
+    write_text(dir_ / name,
+               nlohmann::json({{"context", {{"num_cpus", 2}, {"mhz_per_cpu", 2000}}}, {"benchmarks", runs}}).dump());
     return (dir_ / name).string();
   };
   const auto base = benchmark("base-gb.json", 1.0);

@@ -163,7 +163,8 @@ TEST(ReportFile, BadFilesAreNamedWithTheReason) {
 
   json["cells"][0]["mode"] = 32;
   write_text(dir / "typed.json", json.dump());
-  EXPECT_EQ(read_error(dir / "typed.json"), (dir / "typed.json").string() + ": cells[0].mode: expected a string, got number");
+  EXPECT_EQ(read_error(dir / "typed.json"),
+            (dir / "typed.json").string() + ": cells[0].mode: expected a string, got number");
 }
 
 TEST(ReportFile, HugeFilesAreRefusedBeforeReading) {

@@ -24,7 +24,9 @@ CellResult sample_cell(const char* workload, const char* mode, double median_s) 
   cell.mode = mode;
   cell.device = "cpu";
   cell.preset = "default";
-  cell.settings.compute_dtype = std::string(mode) == "fp32" ? "float32" : std::string(mode) == "fp16" ? "float16" : "bfloat16";
+  cell.settings.compute_dtype = std::string(mode) == "fp32"   ? "float32"
+                                : std::string(mode) == "fp16" ? "float16"
+                                                              : "bfloat16";
   cell.settings.autocast = std::string(mode) != "fp32";
   cell.settings.grad_scaler = std::string(mode) == "fp16";
   cell.settings.float32_matmul_precision = "highest";
@@ -48,10 +50,12 @@ namespace {
 void add_amp_results(CellResult& cell, const CellResult& fp32, double bound) {
   cell.divergence = compute_divergence(fp32.losses, cell.losses, bound);
   cell.speedup_vs_fp32 = median_ratio(fp32.step_times_s, cell.step_times_s);
-  const double ratio = static_cast<double>(cell.memory.peak_tensor_bytes) / static_cast<double>(fp32.memory.peak_tensor_bytes);
+  const double ratio =
+      static_cast<double>(cell.memory.peak_tensor_bytes) / static_cast<double>(fp32.memory.peak_tensor_bytes);
   cell.memory_ratio_vs_fp32 = Ratio{ratio, ratio, ratio};
-  cell.precision = PrecisionAudit{0.93, {{"aten::addmm", cell.settings.compute_dtype, cell.settings.compute_dtype, 96, 1.2e9},
-                                         {"aten::mse_loss", "float32", "float32", 32, 1.0e4}}};
+  cell.precision = PrecisionAudit{0.93,
+                                  {{"aten::addmm", cell.settings.compute_dtype, cell.settings.compute_dtype, 96, 1.2e9},
+                                   {"aten::mse_loss", "float32", "float32", 32, 1.0e4}}};
 }
 
 Report base_report() {
@@ -67,8 +71,19 @@ Report base_report() {
   report.environment.cupti_version = "13";
   report.environment.cuda_status = "unavailable: no CUDA device";
   report.environment.devices = {{"cpu", "Test CPU @ 2.00GHz", "", 8LL << 30, 2}};
-  report.config = {{"simple_net", "simple_cnn"}, {"fp32", "fp16", "bf16"}, "cpu", "default", 2, 10, 200, 0.02, 5.0, 7,
-                   2, std::nullopt, true};
+  report.config = {{"simple_net", "simple_cnn"},
+                   {"fp32", "fp16", "bf16"},
+                   "cpu",
+                   "default",
+                   2,
+                   10,
+                   200,
+                   0.02,
+                   5.0,
+                   7,
+                   2,
+                   std::nullopt,
+                   true};
   return report;
 }
 
@@ -97,7 +112,9 @@ Report make_sample_report() {
   cnn_fp16.device = "cpu";
   cnn_fp16.preset = "default";
   cnn_fp16.status = "failed";
-  cnn_fp16.error = "the cell's process was killed by signal 9 (SIGKILL): out of memory? peak RSS exceeded the limit of the container";
+  cnn_fp16.error =
+      "the cell's process was killed by signal 9 (SIGKILL): out of memory? peak RSS exceeded the limit of the "
+      "container";
   report.cells = {net_fp32, net_fp16, net_bf16, cnn_fp32, cnn_fp16, cnn_bf16};
   return report;
 }

@@ -13,7 +13,9 @@ namespace {
 using namespace ampbench::reports;
 using ampbench::testing::make_sample_report;
 
-TEST(RenderTable, MatchesGolden) { ampbench::testing::expect_matches_golden(render_table(make_sample_report()), "table.txt"); }
+TEST(RenderTable, MatchesGolden) {
+  ampbench::testing::expect_matches_golden(render_table(make_sample_report()), "table.txt");
+}
 
 TEST(RenderTable, FailedCellShowsItsErrorCutToWidth) {
   const std::string table = render_table(make_sample_report());

@@ -36,8 +36,8 @@ class SimpleCnnNetImpl : public torch::nn::Module {
  public:
   explicit SimpleCnnNetImpl(const SimpleCnnSize& size)
       : conv1(register_module("conv1", torch::nn::Conv2d(torch::nn::Conv2dOptions(3, size.channels1, 3).padding(1)))),
-        conv2(register_module("conv2",
-                              torch::nn::Conv2d(torch::nn::Conv2dOptions(size.channels1, size.channels2, 3).padding(1)))),
+        conv2(register_module(
+            "conv2", torch::nn::Conv2d(torch::nn::Conv2dOptions(size.channels1, size.channels2, 3).padding(1)))),
         fc(register_module("fc", torch::nn::Linear(size.fc_inputs(), size.classes))) {}
 
   torch::Tensor forward(torch::Tensor x) {

@@ -1,9 +1,9 @@
 // SimpleNet: an MLP regressing a random teacher MLP's output with MSE and SGD. Its `seed` preset is
 // the classic AMP tutorial's model: Linear 10 -> 1 on 100 samples, SGD lr 0.01.
-#include <torch/nn/modules/container/sequential.h>
-#include <torch/nn/modules/activation.h>
-#include <torch/nn/modules/linear.h>
 #include <torch/nn/functional/loss.h>
+#include <torch/nn/modules/activation.h>
+#include <torch/nn/modules/container/sequential.h>
+#include <torch/nn/modules/linear.h>
 #include <torch/optim/sgd.h>
 
 #include <numeric>
@@ -43,8 +43,7 @@ torch::nn::Sequential make_mlp(const SimpleNetSize& size) {
 
 class SimpleNet final : public Workload {
  public:
-  explicit SimpleNet(const WorkloadOptions& options)
-      : options_(options), size_(simple_net_preset(options.preset)) {
+  explicit SimpleNet(const WorkloadOptions& options) : options_(options), size_(simple_net_preset(options.preset)) {
     size_.batch = batch_size(options, size_.batch);
     student_ = build_seeded(options.seed, Stream::kStudent, [&] { return make_mlp(size_); });
     teacher_ = build_seeded(options.seed, Stream::kTeacher, [&] { return make_mlp(size_); });

@@ -40,7 +40,8 @@ std::optional<DeviceMemory> read_device_memory(const c10::Device& device) {
 
 void require_device(const c10::Device& device) {
   if (device.is_cpu()) return;
-  if (!device.is_cuda()) throw std::invalid_argument("device '" + device.str() + "' is not supported (cpu or cuda[:N])");
+  if (!device.is_cuda())
+    throw std::invalid_argument("device '" + device.str() + "' is not supported (cpu or cuda[:N])");
   const int count = c10::cuda::device_count();
   if (count == 0) throw std::invalid_argument("device '" + device.str() + "': no GPU found");
   if (device.has_index() && device.index() >= count) {

@@ -31,8 +31,8 @@ std::string first_line(const std::string& text) { return text.substr(0, text.fin
 void probe_gpu_environment(reports::Environment& environment) {
   uint32_t cupti_api = 0;
   if (cuptiGetVersion(&cupti_api) == CUPTI_SUCCESS) {
-    environment.cupti_version = "API " + std::to_string(cupti_api) + " (CUDA toolkit " +
-                                cuda_version_text(CUDA_VERSION) + ")";
+    environment.cupti_version =
+        "API " + std::to_string(cupti_api) + " (CUDA toolkit " + cuda_version_text(CUDA_VERSION) + ")";
   }
   const auto& hooks = at::detail::getCUDAHooks();
   if (!hooks.isBuilt()) {

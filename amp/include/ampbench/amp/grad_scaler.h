@@ -45,8 +45,7 @@ class GradScaler {
  public:
   // device_type is where the scale lives. Like PyTorch, a CUDA scaler on a machine without CUDA
   // warns and disables itself; a device type without AMP kernels throws.
-  explicit GradScaler(c10::DeviceType device_type = c10::DeviceType::CUDA,
-                      GradScalerOptions options = {});
+  explicit GradScaler(c10::DeviceType device_type = c10::DeviceType::CUDA, GradScalerOptions options = {});
 
   // Multiplies a loss (or outputs) by the current scale. Disabled: returns the input unchanged.
   [[nodiscard]] torch::Tensor scale(const torch::Tensor& output);
@@ -98,8 +97,9 @@ class GradScaler {
   void require_scale(const char* caller) const;
   void lazy_init(const c10::Device& device);
   void check_output(const torch::Tensor& output) const;
-  [[nodiscard]] std::vector<std::pair<c10::Device, at::Tensor>> unscale_grads(
-      torch::optim::Optimizer& optimizer, const at::Tensor& inv_scale, bool allow_fp16);
+  [[nodiscard]] std::vector<std::pair<c10::Device, at::Tensor>> unscale_grads(torch::optim::Optimizer& optimizer,
+                                                                              const at::Tensor& inv_scale,
+                                                                              bool allow_fp16);
   [[nodiscard]] bool any_inf_recorded(const OptimizerState& state);
   [[nodiscard]] at::Tensor combined_found_inf() const;
   void record_telemetry(const at::Tensor& found_inf);

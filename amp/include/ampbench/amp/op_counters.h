@@ -14,13 +14,13 @@ namespace ampbench::amp {
 
 // Calls of one op with one (input dtype, output dtype) pair.
 struct OpCount {
-  std::string op;                     // as in the policy table: "addmm", "conv2d.padding"
-  c10::ScalarType input_dtype;        // first floating-point tensor argument, as the caller passed it
-  c10::ScalarType output_dtype;       // first tensor result: the precision the op ran in
+  std::string op;                // as in the policy table: "addmm", "conv2d.padding"
+  c10::ScalarType input_dtype;   // first floating-point tensor argument, as the caller passed it
+  c10::ScalarType output_dtype;  // first tensor result: the precision the op ran in
   std::int64_t calls = 0;
-  double flops = 0.0;                 // forward FLOPs (a multiply-add is 2) summed over the calls:
-                                      // mm, addmm, bmm, baddbmm, addbmm, matmul, linear, conv*,
-                                      // conv_transpose*, scaled_dot_product_attention; 0 otherwise
+  double flops = 0.0;                                  // forward FLOPs (a multiply-add is 2) summed over the calls:
+                                                       // mm, addmm, bmm, baddbmm, addbmm, matmul, linear, conv*,
+                                                       // conv_transpose*, scaled_dot_product_attention; 0 otherwise
   c10::DeviceType device_type = c10::DeviceType::CPU;  // whose table the op's kernel came from
 };
 

@@ -12,7 +12,7 @@
 namespace ampbench::harness {
 
 struct CellProgress {
-  std::int64_t step = 0;        // steps done, warm-up included
+  std::int64_t step = 0;  // steps done, warm-up included
   std::int64_t timed_steps = 0;
   double timed_elapsed_s = 0.0;
   double time_cap_s = 0.0;

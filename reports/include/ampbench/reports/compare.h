@@ -33,10 +33,10 @@ struct CellComparison {
   // Both cells ran and have step-time samples; otherwise `note` says why and the figures are unset.
   bool comparable = false;
   std::string note;
-  SampleSummary base_time;     // recomputed from the samples, not copied from the file
+  SampleSummary base_time;  // recomputed from the samples, not copied from the file
   SampleSummary current_time;
-  Ratio time_ratio;            // current median / base median, bootstrap 95% CI
-  UTestResult u_test;          // current vs base step times
+  Ratio time_ratio;    // current median / base median, bootstrap 95% CI
+  UTestResult u_test;  // current vs base step times
   std::int64_t base_peak_bytes = 0;
   std::int64_t current_peak_bytes = 0;
   std::optional<double> memory_ratio;  // current / base peak tensor bytes; absent when base is 0

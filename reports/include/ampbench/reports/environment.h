@@ -11,21 +11,21 @@
 namespace ampbench::reports {
 
 struct DeviceInfo {
-  std::string name;                 // "cpu" or "cuda:N"
-  std::string model;                // CPU model string or GPU product name
-  std::string compute_capability;   // "9.0" for GPUs, empty for the CPU
+  std::string name;                // "cpu" or "cuda:N"
+  std::string model;               // CPU model string or GPU product name
+  std::string compute_capability;  // "9.0" for GPUs, empty for the CPU
   std::int64_t total_memory_bytes = 0;
-  int multiprocessors = 0;          // SMs on GPUs, logical cores on the CPU
+  int multiprocessors = 0;  // SMs on GPUs, logical cores on the CPU
 };
 
 struct Environment {
   std::string ampbench_version;
   std::string git_revision;
-  std::string timestamp_utc;        // ISO 8601, when the run started
+  std::string timestamp_utc;  // ISO 8601, when the run started
   std::string hostname;
   std::string cpu_model;
-  std::string cpu_capability;       // ATen's dispatch level: "AVX2", "AVX512", ...
-  int threads = 0;                  // intra-op threads LibTorch used
+  std::string cpu_capability;  // ATen's dispatch level: "AVX2", "AVX512", ...
+  int threads = 0;             // intra-op threads LibTorch used
   std::string torch_version;
   std::string torch_cuda_version;   // the CUDA LibTorch was built with, empty without CUDA
   std::string cudnn_version;        // empty when cuDNN is not loadable

@@ -19,7 +19,7 @@ inline constexpr const char* kReportSchema = "ampbench.report/1";
 struct SampleSummary {
   std::int64_t count = 0;
   double median = 0.0;
-  double ci_low = 0.0;   // 95% CI of the median (order statistics; see stats.h)
+  double ci_low = 0.0;  // 95% CI of the median (order statistics; see stats.h)
   double ci_high = 0.0;
   double p10 = 0.0;
   double p90 = 0.0;
@@ -38,31 +38,31 @@ struct Ratio {
 
 // The settings that make a mode what it is, recorded so a reader never has to guess.
 struct ModeSettings {
-  std::string compute_dtype;       // "float32", "float16", "bfloat16"
+  std::string compute_dtype;  // "float32", "float16", "bfloat16"
   bool autocast = false;
   bool grad_scaler = false;
-  bool tf32_matmul = false;        // torch.backends.cuda.matmul.allow_tf32 equivalent
-  bool tf32_cudnn = false;         // cuDNN convolutions allowed to use TF32
+  bool tf32_matmul = false;              // torch.backends.cuda.matmul.allow_tf32 equivalent
+  bool tf32_cudnn = false;               // cuDNN convolutions allowed to use TF32
   std::string float32_matmul_precision;  // "highest", "high" or "medium"
 };
 
 struct Throughput {
-  SampleSummary step_time_s;       // over the timed steps only
+  SampleSummary step_time_s;  // over the timed steps only
   std::int64_t samples_per_step = 0;
   std::int64_t tokens_per_step = 0;  // 0 when the workload has no tokens
-  double samples_per_s = 0.0;      // samples_per_step / median step time
+  double samples_per_s = 0.0;        // samples_per_step / median step time
   double tokens_per_s = 0.0;
-  double flops_per_step = 0.0;     // forward + backward, from the workload's shapes
+  double flops_per_step = 0.0;  // forward + backward, from the workload's shapes
   double achieved_flops_per_s = 0.0;
   // Achieved FLOP/s over the measured GEMM peak for the compute dtype; absent when no peak was
   // measured.
   std::optional<double> fraction_of_peak;
-  std::string stop_reason;         // "precision reached", "time cap", "step cap"
+  std::string stop_reason;  // "precision reached", "time cap", "step cap"
 };
 
 struct Memory {
-  std::int64_t peak_tensor_bytes = 0;   // CPU: counting allocator; CUDA: caching allocator peak allocated
-  std::int64_t peak_rss_bytes = 0;      // the cell's process
+  std::int64_t peak_tensor_bytes = 0;  // CPU: counting allocator; CUDA: caching allocator peak allocated
+  std::int64_t peak_rss_bytes = 0;     // the cell's process
   std::optional<std::int64_t> cuda_peak_reserved_bytes;
   std::optional<std::int64_t> cuda_total_bytes;
   std::optional<std::int64_t> cuda_free_bytes_at_start;
@@ -89,10 +89,10 @@ struct PrecisionAudit {
 };
 
 struct TensorCoreMetric {
-  std::string name;     // e.g. "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active"
+  std::string name;  // e.g. "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active"
   double value = 0.0;
-  std::string unit;     // "percent", "instructions", "cycles", "fraction"
-  std::string method;   // "cupti-range-profiler" or "cupti-activity-kernel-names"
+  std::string unit;    // "percent", "instructions", "cycles", "fraction"
+  std::string method;  // "cupti-range-profiler" or "cupti-activity-kernel-names"
 };
 
 struct TensorCoreUtilization {
@@ -114,7 +114,7 @@ struct Divergence {
   double window_mean_relative_difference = 0.0;
   double p_value = 1.0;
   double bound = 0.0;
-  std::string verdict;                 // "within bound", "diverged", "non-finite loss"
+  std::string verdict;  // "within bound", "diverged", "non-finite loss"
 };
 
 struct CellResult {
@@ -122,20 +122,20 @@ struct CellResult {
   std::string mode;
   std::string device;
   std::string preset;
-  std::string status = "ok";           // "ok" or "failed"
-  std::string error;                   // why it failed
+  std::string status = "ok";  // "ok" or "failed"
+  std::string error;          // why it failed
   ModeSettings settings;
   std::int64_t warmup_steps = 0;
-  std::vector<double> step_times_s;    // every timed step, in order
+  std::vector<double> step_times_s;       // every timed step, in order
   std::vector<double> host_step_times_s;  // CPU-side time per timed step (CUDA only; shows host overhead)
-  std::vector<double> losses;          // every step, warm-up first; null in JSON when non-finite
+  std::vector<double> losses;             // every step, warm-up first; null in JSON when non-finite
   Throughput throughput;
   Memory memory;
   std::optional<ScalerTelemetry> scaler;
   std::optional<PrecisionAudit> precision;
   TensorCoreUtilization tensor_cores;
-  std::optional<Divergence> divergence;  // AMP cells, when the FP32 cell succeeded
-  std::optional<Ratio> speedup_vs_fp32;    // FP32 median / this median
+  std::optional<Divergence> divergence;       // AMP cells, when the FP32 cell succeeded
+  std::optional<Ratio> speedup_vs_fp32;       // FP32 median / this median
   std::optional<Ratio> memory_ratio_vs_fp32;  // this peak / FP32 peak (no interval: one value each)
 };
 
@@ -148,11 +148,11 @@ struct RunConfig {
   std::int64_t warmup = 0;
   std::int64_t min_steps = 0;
   std::int64_t max_steps = 0;
-  double max_noise = 0.0;              // target relative CI half-width of the median
-  double time_cap_s = 0.0;             // per cell, timed phase
+  double max_noise = 0.0;   // target relative CI half-width of the median
+  double time_cap_s = 0.0;  // per cell, timed phase
   std::int64_t seed = 0;
   int threads = 0;
-  std::optional<std::int64_t> batch;   // overrides the preset's batch size
+  std::optional<std::int64_t> batch;  // overrides the preset's batch size
   bool isolate = true;
 };
 

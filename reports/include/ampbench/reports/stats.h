@@ -79,8 +79,8 @@ inline constexpr std::int64_t kDivergenceWindow = 20;
 // through scipy.stats.mannwhitneyu. u is U of the first sample: the number of pairs (x, y) with
 // x > y, ties counting 1/2. Exact (the permutation distribution of U) when the smaller sample has
 // at most kExactUTestMaxSize values and there are no ties, as scipy's method="auto" does;
-// otherwise the normal approximation with tie correction and continuity correction. Throws std::invalid_argument for an empty sample or a
-// non-finite value.
+// otherwise the normal approximation with tie correction and continuity correction. Throws std::invalid_argument for an
+// empty sample or a non-finite value.
 inline constexpr std::int64_t kExactUTestMaxSize = 8;
 struct UTestResult {
   double u = 0.0;

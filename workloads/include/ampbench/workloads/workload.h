@@ -20,9 +20,9 @@ struct Batch {
 };
 
 struct WorkloadOptions {
-  std::string preset = "default";       // "seed", "default" or "large"
-  std::optional<std::int64_t> batch;    // overrides the preset's batch size when set
-  std::uint64_t seed = 0;               // initial weights, teacher and data all derive from it
+  std::string preset = "default";     // "seed", "default" or "large"
+  std::optional<std::int64_t> batch;  // overrides the preset's batch size when set
+  std::uint64_t seed = 0;             // initial weights, teacher and data all derive from it
   torch::Device device = torch::kCPU;
 };
 
