@@ -1,0 +1,33 @@
+// Tensor-core utilisation of a few training steps, read from the GPU's performance counters with
+// CUPTI's range profiler. The steps run inside one user range and are replayed once per pass the
+// chip's metric set needs; every failure comes back as an outcome with a reason, never a throw.
+#pragma once
+
+#include <cuda.h>  // CUcontext only: ampbench links neither libcuda nor cudart (CUPTI loads the driver)
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ampbench/harness/cupti/requires_cuda.h"
+#include "ampbench/reports/report.h"
+
+namespace ampbench::harness::cupti {
+
+struct TensorCoreOutcome {
+  bool measured = false;
+  std::string reason;  // why nothing was measured, on one line; empty when measured
+  std::string chip;    // as CUPTI names it, once known
+  std::vector<reports::TensorCoreMetric> metrics;
+  int passes = 0;  // how many times run_profiled_steps ran
+};
+
+// Profiles `run_profiled_steps` on `context` (the CUcontext of device `device_index`; the caller
+// gets it through LibTorch's driver API). The callable must run the same steps on every call and
+// must have finished its GPU work when it returns (synchronise the device). It is called once per
+// replay pass, never when profiling cannot start. If it throws, profiling stops and the outcome
+// says why. Profile only steps that are not also timed: replays and counters perturb timing.
+[[nodiscard]] TensorCoreOutcome profile_tensor_cores(CUcontext context, int device_index,
+                                                     const std::function<void()>& run_profiled_steps) noexcept;
+
+}  // namespace ampbench::harness::cupti

@@ -1,0 +1,31 @@
+#include "cupti_host_object.h"
+
+#include "ampbench/harness/cupti/unavailable_reason.h"
+
+namespace ampbench::harness::cupti::detail {
+
+HostObject::HostObject(std::string_view chip) : chip_(chip) {
+  CUpti_Profiler_Host_Initialize_Params params{};
+  params.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE;
+  params.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+  params.pChipName = chip_.c_str();
+  check_cupti(cuptiProfilerHostInitialize(&params), "cuptiProfilerHostInitialize for chip '" + chip_ + "'");
+  object_ = params.pHostObject;
+}
+
+HostObject::~HostObject() {
+  CUpti_Profiler_Host_Deinitialize_Params params{};
+  params.structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE;
+  params.pHostObject = object_;
+  // Nothing to do about a failed release in a destructor; the object is gone either way.
+  static_cast<void>(cuptiProfilerHostDeinitialize(&params));
+}
+
+std::vector<const char*> c_strings(const std::vector<std::string>& names) {
+  std::vector<const char*> pointers;
+  pointers.reserve(names.size());
+  for (const auto& name : names) pointers.push_back(name.c_str());
+  return pointers;
+}
+
+}  // namespace ampbench::harness::cupti::detail
