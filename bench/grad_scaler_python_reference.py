@@ -1,7 +1,8 @@
 """torch.amp.GradScaler's step overhead on CPU, on the model of bench/grad_scaler_benchmark.cpp.
 
 Same setup as the C++ benchmark: L Linear(W, W) layers, gradients filled once, SGD with
-momentum (foreach=False, as on CPU by default), scale 1, one thread. Prints, per (L, W), the
+momentum (foreach=False, as on CPU by default; or fused=True, the scale-aware path that
+ampbench's FusedSGD mirrors), scale 1, one thread. Prints, per optimizer and (L, W), the
 median time per call of optimizer.step() and of scaler.step(optimizer) + scaler.update(),
 in microseconds, as wall time and as thread CPU time (comparable with Google Benchmark's
 "Time" and "CPU" columns; on a loaded machine the CPU time is the steadier of the two).
@@ -15,7 +16,8 @@ import time
 
 import torch
 
-SHAPES = [(4, 64), (64, 64), (4, 512), (4, 2048)]  # as parameter_counts() in the C++ benchmark
+# As parameter_counts() in the C++ benchmark: ~1e3 to ~1e8 parameters.
+SHAPES = [(1, 31), (4, 64), (64, 64), (4, 512), (4, 2048), (6, 4096)]
 
 
 def median_us(call, min_time, repeats):
@@ -40,12 +42,13 @@ def median_us(call, min_time, repeats):
     return statistics.median(wall), statistics.median(cpu)
 
 
-def fixture(layers, width):
+def fixture(layers, width, fused):
     torch.manual_seed(0)
     model = torch.nn.Sequential(*[torch.nn.Linear(width, width) for _ in range(layers)])
     for param in model.parameters():
         param.grad = torch.randn_like(param) * 1e-3
-    optimizer = torch.optim.SGD(model.parameters(), lr=1e-9, momentum=0.9, foreach=False)
+    implementation = {"fused": True} if fused else {"foreach": False}
+    optimizer = torch.optim.SGD(model.parameters(), lr=1e-9, momentum=0.9, **implementation)
     return model, optimizer
 
 
@@ -56,14 +59,14 @@ def main():
     args = parser.parse_args()
     torch.set_num_threads(1)
     print(f"torch {torch.__version__}, 1 thread; median us per call")
-    print(f"{'layers/width':>14} {'params':>10} {'clock':>5} {'optimizer.step':>15} "
+    print(f"{'fused':>5} {'layers/width':>14} {'params':>10} {'clock':>5} {'optimizer.step':>15} "
           f"{'scaler step+update':>19} {'overhead':>9}")
-    for layers, width in SHAPES:
-        model, optimizer = fixture(layers, width)
+    for fused, (layers, width) in ((f, shape) for f in (False, True) for shape in SHAPES):
+        model, optimizer = fixture(layers, width, fused)
         params = sum(p.numel() for p in model.parameters())
         plain = median_us(optimizer.step, args.min_time, args.repeats)
 
-        model, optimizer = fixture(layers, width)
+        model, optimizer = fixture(layers, width, fused)
         scaler = torch.amp.GradScaler("cpu", init_scale=1.0, growth_interval=1 << 40)
         scaler.scale(torch.ones(()))  # initialises the scale, as the loss would
 
@@ -73,7 +76,7 @@ def main():
 
         scaled = median_us(scaled_step, args.min_time, args.repeats)
         for clock, p, s in (("wall", plain[0], scaled[0]), ("cpu", plain[1], scaled[1])):
-            print(f"{layers:>6}/{width:<7} {params:>10} {clock:>5} {p:>15.1f} {s:>19.1f} "
+            print(f"{int(fused):>5} {layers:>6}/{width:<7} {params:>10} {clock:>5} {p:>15.1f} {s:>19.1f} "
                   f"{s - p:>9.1f}")
 
 

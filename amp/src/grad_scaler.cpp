@@ -9,6 +9,8 @@
 
 #include <algorithm>
 
+#include "ampbench/amp/scale_aware_optimizer.h"
+
 namespace ampbench::amp {
 namespace {
 
@@ -185,40 +187,50 @@ void GradScaler::unscale_(torch::optim::Optimizer& optimizer) {
   state.stage = OptimizerStage::kUnscaled;
 }
 
-bool GradScaler::any_inf_recorded(const OptimizerState& state) {
-  if (state.found_inf_per_device.size() == 1) {
-    return read_double(state.found_inf_per_device.front().second) != 0.0;
+at::Tensor GradScaler::found_inf_on_scale_device(const OptimizerState& state) const {
+  if (state.found_inf_per_device.size() == 1 && state.found_inf_per_device.front().first == scale_.device()) {
+    return state.found_inf_per_device.front().second;
   }
   at::Tensor total = at::zeros_like(scale_);
   for (const auto& [device, found_inf] : state.found_inf_per_device) {
     total.add_(found_inf.to(scale_.device(), /*non_blocking=*/true));
   }
-  return read_double(total) != 0.0;
+  return total;
 }
 
-bool GradScaler::step(torch::optim::Optimizer& optimizer) {
+StepOutcome GradScaler::step(torch::optim::Optimizer& optimizer) {
   if (!enabled_) {
     optimizer.step();
-    return true;
+    return StepOutcome::kStepped;
   }
   require_scale("step");
   auto& state = per_optimizer_[&optimizer];
   TORCH_CHECK(state.stage != OptimizerStage::kStepped, "step() has already been called since the last update().");
-  if (state.stage == OptimizerStage::kReady) {
+  auto* scale_aware = dynamic_cast<ScaleAwareOptimizer*>(&optimizer);
+  const bool unscaled = state.stage == OptimizerStage::kUnscaled;
+  if (!unscaled && scale_aware != nullptr) {
+    // As Python's _check_inf_per_device: the fused check with an inverse scale of 1 only looks.
+    state.found_inf_per_device = unscale_grads(optimizer, at::ones_like(scale_), /*allow_fp16=*/true);
+  } else if (!unscaled) {
     unscale_(optimizer);
   }
   TORCH_CHECK(!state.found_inf_per_device.empty(),
               "No inf checks were recorded for this optimizer: none of its parameters has a "
               "gradient. Call backward() on scaler.scale(loss) before step().");
+  state.stage = OptimizerStage::kStepped;
 
+  if (scale_aware != nullptr) {
+    scale_aware->step_with_scale(unscaled ? std::nullopt : std::optional<at::Tensor>(scale_),
+                                 found_inf_on_scale_device(state));
+    return StepOutcome::kDecidedOnDevice;
+  }
   // The one deliberate host sync of the iteration: whether to run the optimizer is a host
   // decision, because torch::optim optimizers cannot take found_inf as a device tensor.
-  const bool skip = any_inf_recorded(state);
-  if (!skip) {
-    optimizer.step();
+  if (read_double(found_inf_on_scale_device(state)) != 0.0) {
+    return StepOutcome::kSkipped;
   }
-  state.stage = OptimizerStage::kStepped;
-  return !skip;
+  optimizer.step();
+  return StepOutcome::kStepped;
 }
 
 at::Tensor GradScaler::combined_found_inf() const {

@@ -16,6 +16,7 @@
 #include "ampbench/reports/stats.h"
 #include "ampbench/workloads/registry.h"
 #include "device_hooks.h"
+#include "device_step_timer.h"
 #include "nvtx_ranges.h"
 #include "precision_audit.h"
 #include "stopping_rule.h"
@@ -134,25 +135,35 @@ void measure(const CellSpec& spec, const ProgressSink& progress, reports::CellRe
   detail::synchronize(device);
   amp::reset_op_counts();
 
+  // A CPU step is timed on the host. A GPU step is timed by events on the device (its host time
+  // is kept too: the gap between the two is host overhead), and the loop never waits for the
+  // device: the stopping rule sees the steps the device has finished so far.
   const detail::StoppingRule rule{spec.min_steps, spec.max_steps, spec.max_noise, spec.time_cap_s};
-  std::vector<double> step_times;
+  std::optional<detail::DeviceStepTimer> device_timer;
+  if (!device.is_cpu()) device_timer.emplace(device);
+  std::vector<double> host_step_times;
   const auto timed_start = Clock::now();
   for (std::int64_t index = spec.warmup;; ++index) {
     const auto start = Clock::now();
+    if (device_timer) device_timer->start_step();
     losses.push_back(run_step(index));
-    detail::synchronize(device);
+    if (device_timer) device_timer->end_step();
     const auto end = Clock::now();
-    step_times.push_back(seconds_between(start, end));
+    host_step_times.push_back(seconds_between(start, end));
+    const auto& step_times = device_timer ? device_timer->finished_step_seconds() : host_step_times;
     const double elapsed = seconds_between(timed_start, end);
-    if (progress) progress({index + 1, static_cast<std::int64_t>(step_times.size()), elapsed, spec.time_cap_s});
-    if (auto reason = rule.reason_to_stop(step_times, elapsed)) {
+    const auto steps_run = static_cast<std::int64_t>(host_step_times.size());
+    if (progress) progress({index + 1, steps_run, elapsed, spec.time_cap_s});
+    if (auto reason = rule.reason_to_stop(step_times, steps_run, elapsed)) {
       result.throughput.stop_reason = *reason;
       break;
     }
   }
 
   result.warmup_steps = spec.warmup;
+  const auto& step_times = device_timer ? device_timer->all_step_seconds() : host_step_times;
   result.step_times_s = step_times;
+  if (device_timer) result.host_step_times_s = host_step_times;
   result.losses = losses_on_host(losses);
   auto& throughput = result.throughput;
   throughput.step_time_s = reports::summarize(step_times);

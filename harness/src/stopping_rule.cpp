@@ -4,9 +4,10 @@
 
 namespace ampbench::harness::detail {
 
-std::optional<std::string> StoppingRule::reason_to_stop(const std::vector<double>& samples, double elapsed_s) const {
+std::optional<std::string> StoppingRule::reason_to_stop(const std::vector<double>& samples, std::int64_t steps_run,
+                                                        double elapsed_s) const {
   const auto count = static_cast<std::int64_t>(samples.size());
-  if (count >= max_steps) return "step cap";
+  if (steps_run >= max_steps) return "step cap";
   if (count >= min_steps && reports::summarize(samples).relative_ci_half_width <= max_noise) {
     return "precision reached";
   }

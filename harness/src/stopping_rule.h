@@ -15,8 +15,10 @@ struct StoppingRule {
   double max_noise;
   double time_cap_s;
 
-  // The reason to stop after these samples, or nothing to keep going.
-  [[nodiscard]] std::optional<std::string> reason_to_stop(const std::vector<double>& samples, double elapsed_s) const;
+  // The reason to stop, or nothing to keep going. samples: the step times known so far; on a GPU
+  // they lag behind steps_run, the steps launched (which the step cap counts).
+  [[nodiscard]] std::optional<std::string> reason_to_stop(const std::vector<double>& samples, std::int64_t steps_run,
+                                                          double elapsed_s) const;
 };
 
 }  // namespace ampbench::harness::detail

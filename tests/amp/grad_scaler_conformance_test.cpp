@@ -4,8 +4,9 @@
 //
 // Tolerances: scale, growth tracker, skipped flags and the state_dict must match exactly.
 // Losses, unscaled gradients, parameters and optimizer state must match bit for bit in the
-// scenarios that use only SGD (the forward, backward, unscale and SGD kernels are the same on
-// both sides). With Adam/AdamW they are compared with rtol 1e-6 / atol 1e-7 (inf and NaN
+// scenarios that use only SGD or fused optimizers (the forward, backward, unscale and optimizer
+// kernels are the same on both sides: ampbench's FusedSGD/FusedAdam/FusedAdamW call the kernels
+// of Python's fused=True). With torch::optim's Adam/AdamW they are compared with rtol 1e-6 / atol 1e-7 (inf and NaN
 // positions exactly): Python's Adam updates exp_avg with lerp_ where LibTorch's C++ Adam uses
 // mul_/add_, which rounds differently in the last bit (measured: at most 2.4e-7 after 12 steps).
 #include <gtest/gtest.h>
@@ -18,10 +19,12 @@
 #include <set>
 #include <string>
 
+#include "ampbench/amp/fused_optimizers.h"
 #include "ampbench/amp/grad_scaler.h"
 
 namespace {
 
+using ampbench::amp::StepOutcome;
 using nlohmann::json;
 struct Tolerance {
   double rtol = 0.0;
@@ -36,7 +39,11 @@ const char* const kScenarios[] = {"sgd",
                                   "adam_accumulate_3",
                                   "two_models_two_losses",
                                   "set_scale",
-                                  "backoff_to_tiny_scale"};
+                                  "backoff_to_tiny_scale",
+                                  "sgd_fused",
+                                  "adam_fused",
+                                  "adamw_fused",
+                                  "adam_fused_clip_after_unscale"};
 
 const json& reference() {
   static const json document = [] {
@@ -96,26 +103,30 @@ torch::nn::Sequential make_model(const json& weights, const json& dims) {
 
 std::unique_ptr<torch::optim::Optimizer> make_optimizer(const json& spec, std::vector<torch::Tensor> params) {
   const auto type = spec.at("type").get<std::string>();
+  const bool fused = spec.value("fused", false);
   const double lr = spec.at("lr");
   if (type == "sgd") {
-    return std::make_unique<torch::optim::SGD>(params, torch::optim::SGDOptions(lr)
-                                                           .momentum(spec.at("momentum"))
-                                                           .weight_decay(spec.at("weight_decay"))
-                                                           .nesterov(spec.at("nesterov")));
+    const auto options = torch::optim::SGDOptions(lr)
+                             .momentum(spec.at("momentum"))
+                             .weight_decay(spec.at("weight_decay"))
+                             .nesterov(spec.at("nesterov"));
+    if (fused) return std::make_unique<ampbench::amp::FusedSGD>(params, options);
+    return std::make_unique<torch::optim::SGD>(params, options);
   }
-  const auto betas = std::make_tuple(spec.at("beta1").get<double>(), spec.at("beta2").get<double>());
+  const auto configure = [&](auto options) {
+    return options.betas(std::make_tuple(spec.at("beta1").get<double>(), spec.at("beta2").get<double>()))
+        .eps(spec.at("eps"))
+        .weight_decay(spec.at("weight_decay"))
+        .amsgrad(spec.at("amsgrad"));
+  };
   if (type == "adam") {
-    return std::make_unique<torch::optim::Adam>(params, torch::optim::AdamOptions(lr)
-                                                            .betas(betas)
-                                                            .eps(spec.at("eps"))
-                                                            .weight_decay(spec.at("weight_decay"))
-                                                            .amsgrad(spec.at("amsgrad")));
+    const auto options = configure(torch::optim::AdamOptions(lr));
+    if (fused) return std::make_unique<ampbench::amp::FusedAdam>(params, options);
+    return std::make_unique<torch::optim::Adam>(params, options);
   }
-  return std::make_unique<torch::optim::AdamW>(params, torch::optim::AdamWOptions(lr)
-                                                           .betas(betas)
-                                                           .eps(spec.at("eps"))
-                                                           .weight_decay(spec.at("weight_decay"))
-                                                           .amsgrad(spec.at("amsgrad")));
+  const auto options = configure(torch::optim::AdamWOptions(lr));
+  if (fused) return std::make_unique<ampbench::amp::FusedAdamW>(params, options);
+  return std::make_unique<torch::optim::AdamW>(params, options);
 }
 
 // The optimizer state of one parameter under Python's names (step as a float tensor).
@@ -139,6 +150,13 @@ std::map<std::string, torch::Tensor> state_of(torch::optim::Optimizer& optimizer
     add_adam(*adam);
   } else if (auto* adamw = dynamic_cast<torch::optim::AdamWParamState*>(it->second.get())) {
     add_adam(*adamw);
+  } else if (auto* fused_sgd = dynamic_cast<ampbench::amp::FusedSGDParamState*>(it->second.get())) {
+    out["momentum_buffer"] = fused_sgd->momentum_buffer();
+  } else if (auto* fused_adam = dynamic_cast<ampbench::amp::FusedAdamParamState*>(it->second.get())) {
+    out["step"] = fused_adam->step();
+    out["exp_avg"] = fused_adam->exp_avg();
+    out["exp_avg_sq"] = fused_adam->exp_avg_sq();
+    if (fused_adam->max_exp_avg_sq().defined()) out["max_exp_avg_sq"] = fused_adam->max_exp_avg_sq();
   }
   return out;
 }
@@ -184,7 +202,7 @@ TEST_P(GradScalerConformance, MatchesPythonStepByStep) {
   const int64_t micro_batches = spec.at("micro_batches");
   Tolerance tolerance = kExact;
   for (const auto& optimizer : spec.at("optimizers")) {
-    if (optimizer.at("type") != "sgd") {
+    if (optimizer.at("type") != "sgd" && !optimizer.value("fused", false)) {
       tolerance = kAdamRounding;
     }
   }
@@ -214,7 +232,12 @@ TEST_P(GradScalerConformance, MatchesPythonStepByStep) {
       torch::nn::utils::clip_grad_norm_(models[0]->parameters(), spec.at("clip_max_norm"));
     }
     for (std::size_t o = 0; o < optimizers.size(); ++o) {
-      EXPECT_EQ(!scaler.step(*optimizers[o]), expected.at("skipped")[o].get<bool>()) << "optimizer " << o;
+      const auto outcome = scaler.step(*optimizers[o]);
+      if (spec.at("optimizers")[o].value("fused", false)) {
+        EXPECT_EQ(outcome, StepOutcome::kDecidedOnDevice) << "optimizer " << o;  // skips: see telemetry below
+      } else {
+        EXPECT_EQ(outcome == StepOutcome::kSkipped, expected.at("skipped")[o].get<bool>()) << "optimizer " << o;
+      }
     }
     for (std::size_t m = 0; m < models.size(); ++m) {
       const auto params = models[m]->parameters();

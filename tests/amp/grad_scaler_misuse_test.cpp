@@ -1,7 +1,5 @@
 // GradScaler's errors (each names the misuse or the bad input) and its host-sync budget, which
-// is checked against the dispatcher's own record of aten::_local_scalar_dense, the op behind
-// every Tensor::item() (on CUDA, the device -> host copy that synchronises).
-#include <ATen/record_function.h>
+// is checked against the dispatcher's own record of syncs (sync_counter.h).
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
@@ -10,10 +8,13 @@
 #include <string_view>
 
 #include "ampbench/amp/grad_scaler.h"
+#include "sync_counter.h"
 
 namespace {
 
 using ampbench::amp::GradScaler;
+using ampbench::amp::StepOutcome;
+using ampbench::amp::testing::SyncCounter;
 
 void expect_error(const std::function<void()>& call, std::string_view needle) {
   try {
@@ -47,7 +48,7 @@ TEST(GradScalerMisuse, SecondUnscaleInOneIterationThrows) {
   s.scaler.unscale_(s.optimizer);
   expect_error([&] { s.scaler.unscale_(s.optimizer); },
                "unscale_() has already been called on this optimizer since the last update()");
-  EXPECT_TRUE(s.scaler.step(s.optimizer));  // the state machine still allows the step
+  EXPECT_EQ(s.scaler.step(s.optimizer), StepOutcome::kStepped);  // the state machine still allows the step
   s.scaler.update();
   s.backward();
   s.scaler.unscale_(s.optimizer);  // and a new iteration starts clean
@@ -56,14 +57,14 @@ TEST(GradScalerMisuse, SecondUnscaleInOneIterationThrows) {
 TEST(GradScalerMisuse, UnscaleAfterStepThrows) {
   OneModel s;
   s.backward();
-  ASSERT_TRUE(s.scaler.step(s.optimizer));
+  ASSERT_EQ(s.scaler.step(s.optimizer), StepOutcome::kStepped);
   expect_error([&] { s.scaler.unscale_(s.optimizer); }, "unscale_() is being called after step()");
 }
 
 TEST(GradScalerMisuse, SecondStepInOneIterationThrows) {
   OneModel s;
   s.backward();
-  ASSERT_TRUE(s.scaler.step(s.optimizer));
+  ASSERT_EQ(s.scaler.step(s.optimizer), StepOutcome::kStepped);
   expect_error([&] { (void)s.scaler.step(s.optimizer); }, "step() has already been called since the last update()");
 }
 
@@ -156,32 +157,6 @@ TEST(GradScalerBadInput, LoadStateDictNamesTheMissingOrMistypedKey) {
 
 // --- host syncs -----------------------------------------------------------------------------
 
-thread_local std::int64_t local_scalar_dense_calls = 0;
-
-std::unique_ptr<at::ObserverContext> count_local_scalar_dense(const at::RecordFunction& fn) {
-  if (std::string_view(fn.name()) == "aten::_local_scalar_dense") {
-    ++local_scalar_dense_calls;
-  }
-  return nullptr;
-}
-
-// Counts aten::_local_scalar_dense calls on this thread while it lives.
-class SyncCounter {
- public:
-  SyncCounter()
-      : handle_(at::addThreadLocalCallback(
-            at::RecordFunctionCallback(count_local_scalar_dense).scopes({at::RecordScope::FUNCTION}))) {
-    local_scalar_dense_calls = 0;
-  }
-  ~SyncCounter() { at::removeCallback(handle_); }
-  SyncCounter(const SyncCounter&) = delete;
-  SyncCounter& operator=(const SyncCounter&) = delete;
-  [[nodiscard]] std::int64_t count() const { return local_scalar_dense_calls; }
-
- private:
-  at::CallbackHandle handle_;
-};
-
 TEST(GradScalerHostSyncs, OneSyncPerStepAndNoneInScaleUnscaleOrUpdate) {
   OneModel s;
   SyncCounter counter;
@@ -197,7 +172,7 @@ TEST(GradScalerHostSyncs, OneSyncPerStepAndNoneInScaleUnscaleOrUpdate) {
     s.scaler.unscale_(s.optimizer);
     EXPECT_EQ(counter.count() - before, 2 * i) << "forward, backward, scale, unscale_: no sync";
     torch::nn::utils::clip_grad_norm_(s.model->parameters(), 1.0);  // user code: syncs once
-    EXPECT_EQ(s.scaler.step(s.optimizer), i != 4);
+    EXPECT_EQ(s.scaler.step(s.optimizer), i != 4 ? StepOutcome::kStepped : StepOutcome::kSkipped);
     s.scaler.update();
   }
   // The whole loop: one clip (the user's) and one scaler sync per iteration, nothing else.
@@ -223,8 +198,8 @@ TEST(GradScalerHostSyncs, TwoOptimizersCostOneSyncEach) {
     adam.zero_grad();
     const auto loss = (a.model(torch::ones({4, 3})) * other(torch::ones({4, 3}))).mean();
     a.scaler.scale(loss).backward();
-    EXPECT_TRUE(a.scaler.step(a.optimizer));
-    EXPECT_TRUE(a.scaler.step(adam));
+    EXPECT_EQ(a.scaler.step(a.optimizer), StepOutcome::kStepped);
+    EXPECT_EQ(a.scaler.step(adam), StepOutcome::kStepped);
     a.scaler.update();
   }
   EXPECT_EQ(counter.count(), 10);

@@ -15,6 +15,7 @@ namespace {
 
 using ampbench::amp::GradScaler;
 using ampbench::amp::GradScalerOptions;
+using ampbench::amp::StepOutcome;
 constexpr int kIterations = 8;
 constexpr int kSkipIteration = 3;  // the scaled run gets an inf gradient here
 constexpr float kInf = std::numeric_limits<float>::infinity();
@@ -100,7 +101,7 @@ torch::Tensor maybe_scale(GradScaler* scaler, const torch::Tensor& loss) { retur
 void step_all(TrainingRun& run, GradScaler* scaler, bool poison) {
   for (auto& optimizer : run.optimizers) {
     if (scaler) {
-      EXPECT_EQ(scaler->step(*optimizer), !poison);
+      EXPECT_EQ(scaler->step(*optimizer), poison ? StepOutcome::kSkipped : StepOutcome::kStepped);
     } else if (!poison) {
       optimizer->step();
     }
@@ -173,8 +174,8 @@ TEST(GradScaler, TwoModelsOptimizersAndLossesMatchControl) {
     }
     if (scaler) {
       scaler->unscale_(*run.optimizers[0]);
-      EXPECT_TRUE(scaler->step(*run.optimizers[0]));  // its gradients are clean: it steps
-      EXPECT_EQ(scaler->step(*run.optimizers[1]), !poison);
+      EXPECT_EQ(scaler->step(*run.optimizers[0]), StepOutcome::kStepped);  // its gradients are clean: it steps
+      EXPECT_EQ(scaler->step(*run.optimizers[1]), poison ? StepOutcome::kSkipped : StepOutcome::kStepped);
       scaler->update();
     } else {
       run.optimizers[0]->step();
@@ -198,7 +199,7 @@ TEST(GradScaler, GrowsAfterGrowthIntervalAndBacksOffOnInfAndNan) {
       poison_gradient(run.models[0], poison);
     }
     const auto before = run.parameters();
-    const bool stepped = scaler.step(*run.optimizers[0]);
+    const bool stepped = scaler.step(*run.optimizers[0]) == StepOutcome::kStepped;
     EXPECT_EQ(stepped, poison == 0.0f);
     if (!stepped) {
       EXPECT_TRUE(torch::equal(before[0], run.parameters()[0])) << "a skipped step moved params";
@@ -229,7 +230,7 @@ TEST(GradScaler, StateDictRoundTrip) {
   TrainingRun run(1);
   const auto batch = make_batches(1)[0];
   a.scale(torch::mse_loss(run.models[0]->forward(batch.inputs), batch.targets)).backward();
-  ASSERT_TRUE(a.step(*run.optimizers[0]));
+  ASSERT_EQ(a.step(*run.optimizers[0]), StepOutcome::kStepped);
   a.update();
   const auto state = a.state_dict();
   EXPECT_EQ(state.at("scale").toDouble(), 3.0);
@@ -335,7 +336,7 @@ TEST(GradScaler, WorksOverParamGroupsAndSparseGradients) {
   scaler.unscale_(optimizer);
   EXPECT_TRUE(embedding->weight.grad().is_sparse());
   EXPECT_TRUE(torch::equal(head->weight.grad() * 16.0, head_grad_scaled));
-  EXPECT_TRUE(scaler.step(optimizer));
+  EXPECT_EQ(scaler.step(optimizer), StepOutcome::kStepped);
   scaler.update();
 }
 

@@ -2,15 +2,14 @@
 // weights on the same batches in FP32, in FP16 with GradScaler, and in BF16, ends where FP32
 // ends, within a stated tolerance.
 //
-// Autocast here is LibTorch's native CPU autocast (at::autocast's thread-local switches), so
-// that this test checks the scaler alone; ampbench's Autocast has its own conformance tests
-// against that same native autocast.
-#include <ATen/autocast_mode.h>
+// Both halves of ampbench's amp library together: its Autocast casts the forward, its GradScaler
+// scales the backward, as a LibTorch user's loop would use them.
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
 #include <optional>
 
+#include "ampbench/amp/autocast.h"
 #include "ampbench/amp/grad_scaler.h"
 
 namespace {
@@ -22,37 +21,6 @@ constexpr int kBatch = 64;
 // steps), BF16 within 1.2%. The tolerance leaves room for other CPUs' kernels.
 constexpr double kRelTolerance = 0.05;
 constexpr double kAbsTolerance = 1e-3;
-
-// LibTorch's native autocast for CPU, as an RAII scope that restores the previous state.
-class NativeCpuAutocast {
- public:
-  explicit NativeCpuAutocast(std::optional<at::ScalarType> dtype)
-      : enabled_(dtype.has_value()),
-        previous_enabled_(at::autocast::is_autocast_enabled(at::kCPU)),
-        previous_dtype_(at::autocast::get_autocast_dtype(at::kCPU)) {
-    if (enabled_) {
-      at::autocast::set_autocast_enabled(at::kCPU, true);
-      at::autocast::set_autocast_dtype(at::kCPU, *dtype);
-      at::autocast::increment_nesting();
-    }
-  }
-  ~NativeCpuAutocast() {
-    if (enabled_) {
-      if (at::autocast::decrement_nesting() == 0) {
-        at::autocast::clear_cache();
-      }
-      at::autocast::set_autocast_enabled(at::kCPU, previous_enabled_);
-      at::autocast::set_autocast_dtype(at::kCPU, previous_dtype_);
-    }
-  }
-  NativeCpuAutocast(const NativeCpuAutocast&) = delete;
-  NativeCpuAutocast& operator=(const NativeCpuAutocast&) = delete;
-
- private:
-  bool enabled_;
-  bool previous_enabled_;
-  at::ScalarType previous_dtype_;
-};
 
 struct TrainingResult {
   std::vector<double> losses;
@@ -81,7 +49,8 @@ TrainingResult train(std::optional<at::ScalarType> amp_dtype, bool use_scaler) {
     optimizer.zero_grad();
     torch::Tensor loss;
     {
-      NativeCpuAutocast autocast(amp_dtype);
+      std::optional<ampbench::amp::Autocast> autocast;
+      if (amp_dtype) autocast.emplace(c10::DeviceType::CPU, *amp_dtype);
       loss = torch::mse_loss(model->forward(inputs[step]), targets[step]);
     }
     EXPECT_EQ(loss.scalar_type(), torch::kFloat);  // mse_loss runs in fp32 under autocast

@@ -1,8 +1,11 @@
-// The runner's GPU needs, through LibTorch's c10::cuda (the wheel's CUDA runtime). Compiled here
-// without a GPU; exercised only on GPU machines.
-#include <c10/cuda/CUDACachingAllocator.h>
+// The runner's GPU needs, through LibTorch's backend-neutral interfaces (c10::DeviceGuard,
+// c10::DeviceAllocator), implemented inside libc10_cuda with the wheel's CUDA runtime. The CUDA
+// headers' own guard and allocator classes are avoided on purpose: their inline methods call the
+// CUDA runtime, which would make ampbench link a second libcudart (a test checks NEEDED).
+// Compiled here without a GPU; exercised only on GPU machines.
+#include <c10/core/CachingDeviceAllocator.h>
+#include <c10/core/DeviceGuard.h>
 #include <c10/cuda/CUDAFunctions.h>
-#include <c10/cuda/CUDAGuard.h>
 
 #include <stdexcept>
 #include <string>
@@ -17,20 +20,17 @@ void synchronize(const c10::Device& device) {
 
 std::optional<DeviceMemory> start_device_memory(const c10::Device& device) {
   if (!device.is_cuda()) return std::nullopt;
-  c10::cuda::CUDAGuard guard(device);
-  auto* allocator = c10::cuda::CUDACachingAllocator::get();
+  c10::DeviceGuard guard(device);
+  auto* allocator = c10::getDeviceAllocator(c10::DeviceType::CUDA);
   allocator->emptyCache();
   allocator->resetPeakStats(device.index());
-  // Through the DeviceAllocator interface, so the call runs inside libc10_cuda: ampbench itself
-  // must not reference the CUDA runtime (a test checks that the binary does not need libcudart).
-  c10::DeviceAllocator* device_allocator = allocator;
-  const auto [free_bytes, total_bytes] = device_allocator->getMemoryInfo(device.index());
+  const auto [free_bytes, total_bytes] = allocator->getMemoryInfo(device.index());
   return DeviceMemory{0, 0, static_cast<std::int64_t>(total_bytes), static_cast<std::int64_t>(free_bytes)};
 }
 
 std::optional<DeviceMemory> read_device_memory(const c10::Device& device) {
   if (!device.is_cuda()) return std::nullopt;
-  const auto stats = c10::cuda::CUDACachingAllocator::get()->getDeviceStats(device.index());
+  const auto stats = c10::getDeviceAllocator(c10::DeviceType::CUDA)->getDeviceStats(device.index());
   constexpr auto kAll = static_cast<size_t>(c10::CachingAllocator::StatType::AGGREGATE);
   DeviceMemory memory;
   memory.peak_allocated_bytes = stats.allocated_bytes[kAll].peak;

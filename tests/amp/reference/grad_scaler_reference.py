@@ -45,13 +45,16 @@ def random_weights(generator):
 
 def make_optimizer(spec, params):
     kind = spec["type"]
+    # fused=True: the multi-tensor kernels that take the scaler's scale and inf flag themselves
+    # (GradScaler's _step_supports_amp_scaling path); foreach must then be left unset.
+    implementation = {"fused": True} if spec.get("fused") else {"foreach": False}
     if kind == "sgd":
         return torch.optim.SGD(params, lr=spec["lr"], momentum=spec["momentum"],
                                weight_decay=spec["weight_decay"], nesterov=spec["nesterov"],
-                               foreach=False)
+                               **implementation)
     cls = {"adam": torch.optim.Adam, "adamw": torch.optim.AdamW}[kind]
     return cls(params, lr=spec["lr"], betas=(spec["beta1"], spec["beta2"]), eps=spec["eps"],
-               weight_decay=spec["weight_decay"], amsgrad=spec["amsgrad"], foreach=False)
+               weight_decay=spec["weight_decay"], amsgrad=spec["amsgrad"], **implementation)
 
 
 def optimizer_state(optimizer):
@@ -130,6 +133,9 @@ ADAM = {"type": "adam", "lr": 0.01, "beta1": 0.9, "beta2": 0.999, "eps": 1e-8,
 ADAMW = {"type": "adamw", "lr": 0.01, "beta1": 0.9, "beta2": 0.99, "eps": 1e-8,
          "weight_decay": 0.01, "amsgrad": True}
 # growth_interval 2 so the scale grows several times within a dozen steps.
+FUSED_SGD = dict(SGD, fused=True)
+FUSED_ADAM = dict(ADAM, fused=True)
+FUSED_ADAMW = dict(ADAMW, fused=True)
 SCALER = {"init_scale": 1024.0, "growth_factor": 2.0, "backoff_factor": 0.5, "growth_interval": 2}
 INF_AND_NAN = [
     {"step": 3, "micro": 0, "model": 0, "param": 0, "index": 5, "value": "inf"},
@@ -170,6 +176,12 @@ def scenarios():
         scenario("backoff_to_tiny_scale", [SGD], 8, scaler=dict(SCALER, init_scale=4.0),
                  inject=[{"step": s, "micro": 0, "model": 0, "param": 0, "index": 0,
                           "value": "inf"} for s in range(0, 10, 2)]),
+        # Fused optimizers: the scale and the inf flag go to the kernel, no host decision.
+        scenario("sgd_fused", [FUSED_SGD], 9),
+        scenario("adam_fused", [FUSED_ADAM], 10),
+        scenario("adamw_fused", [FUSED_ADAMW], 11),
+        scenario("adam_fused_clip_after_unscale", [FUSED_ADAM], 12, explicit_unscale=True,
+                 clip_max_norm=0.5),
     ]
 
 

@@ -33,10 +33,16 @@ struct ScalerStepRecord {
   bool skipped;
 };
 
+// What step() did. kDecidedOnDevice: the optimizer is a ScaleAwareOptimizer (FusedSGD,
+// FusedAdam, FusedAdamW) that skipped or applied its update inside its kernels; the host did not
+// wait to learn which (telemetry() records it).
+enum class StepOutcome { kStepped, kSkipped, kDecidedOnDevice };
+
 // Host synchronisations (device -> host reads) the scaler performs, and nothing else does:
 //   scale(), unscale_(), update(): none (the scale, growth tracker and found-inf flags stay on
 //                                   the device; update() runs at::_amp_update_scale_).
-//   step(optimizer):               one, to decide whether to call optimizer.step().
+//   step(optimizer):               one, to decide whether to call optimizer.step(); none when
+//                                   the optimizer is a ScaleAwareOptimizer.
 //   get_scale(), get_growth_tracker(): one each (zero before the first scale()).
 //   state_dict(): two; telemetry(): one for the whole history.
 // host_syncs() counts them; tests check the count against the dispatcher's record of
@@ -55,9 +61,10 @@ class GradScaler {
   // At most once per optimizer between update()s; optional (step() calls it when needed).
   void unscale_(torch::optim::Optimizer& optimizer);
 
-  // Unscales if needed, then runs optimizer.step() unless a gradient held inf or NaN.
-  // Returns false when the step was skipped.
-  bool step(torch::optim::Optimizer& optimizer);
+  // Unscales if needed, then runs optimizer.step() unless a gradient held inf or NaN. A
+  // ScaleAwareOptimizer instead gets the scale and the inf flag and decides on the device (the
+  // gradients are then checked here, not unscaled: its kernel divides them by the scale).
+  StepOutcome step(torch::optim::Optimizer& optimizer);
 
   // Ends the iteration: backs the scale off if any step was skipped, grows it after
   // growth_interval clean iterations, or sets it to new_scale when given.
@@ -100,7 +107,7 @@ class GradScaler {
   [[nodiscard]] std::vector<std::pair<c10::Device, at::Tensor>> unscale_grads(torch::optim::Optimizer& optimizer,
                                                                               const at::Tensor& inv_scale,
                                                                               bool allow_fp16);
-  [[nodiscard]] bool any_inf_recorded(const OptimizerState& state);
+  [[nodiscard]] at::Tensor found_inf_on_scale_device(const OptimizerState& state) const;
   [[nodiscard]] at::Tensor combined_found_inf() const;
   void record_telemetry(const at::Tensor& found_inf);
   [[nodiscard]] double read_double(const at::Tensor& tensor) const;
