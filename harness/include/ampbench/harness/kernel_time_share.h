@@ -1,6 +1,8 @@
 // Turns the kernels a profiled section ran (name and duration, as the CUPTI activity API records
 // them) into the share of kernel time spent in tensor-core kernels, with the top kernels and the
-// verdict on each, so a report can show which kernels the share is made of.
+// verdict on each, so a report can show which kernels the share is made of. Kernel time is summed
+// per kernel, so kernels that overlap on different streams each count in full: the share is of
+// kernel time, not of wall time.
 #pragma once
 
 #include <cstdint>
