@@ -3,10 +3,13 @@
 // failed (the reports still have the rest).
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <memory>
 
 #include "ampbench/harness/environment_probe.h"
+#include "ampbench/harness/gemm_peak.h"
 #include "ampbench/harness/suite.h"
 #include "ampbench/reports/atomic_file.h"
 #include "ampbench/reports/html.h"
@@ -32,11 +35,25 @@ harness::ProgressPrinter stderr_progress() {
   };
 }
 
+// The roofline, measured in this process before the cells, with the threads they will use.
+void measure_gemm_peaks(const reports::RunConfig& config, reports::Environment& environment,
+                        const harness::ProgressPrinter& print) {
+  print("measuring the GEMM peak on " + config.device + " ...", true);
+  const auto start = std::chrono::steady_clock::now();
+  environment.gemm_peaks = harness::measure_gemm_peaks(config.device, config.threads);
+  char line[128];
+  std::snprintf(line, sizeof line, "GEMM peak on %s measured in %.2f s", config.device.c_str(),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  print(line, false);
+}
+
 int run(const RunFlags& flags) {
   auto environment = harness::probe_environment();
   const auto options = resolve_run_options(flags, environment);
   if (options.config.threads > 0) environment.threads = options.config.threads;
-  const auto report = harness::run_suite(options.config, environment, stderr_progress());
+  const auto progress = stderr_progress();
+  measure_gemm_peaks(options.config, environment, progress);
+  const auto report = harness::run_suite(options.config, environment, progress);
   std::filesystem::create_directories(options.out);
   const auto report_path = options.out / "report.json";
   reports::write_report_atomically(report, report_path);

@@ -7,6 +7,7 @@
 #include "ampbench/harness/cell_runner.h"
 #include "ampbench/harness/isolated_cell.h"
 #include "ampbench/harness/mode.h"
+#include "ampbench/reports/roofline.h"
 #include "ampbench/reports/stats.h"
 
 namespace ampbench::harness {
@@ -92,6 +93,7 @@ reports::Report run_suite(const reports::RunConfig& config, reports::Environment
     report.cells.push_back(std::move(result));
   }
   relate_to_fp32(report);
+  reports::fill_fractions_of_peak(report);
   return report;
 }
 

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json_number.h"
 #include "report_json_read.h"
 
 namespace ampbench::reports {
@@ -17,6 +18,18 @@ void to_json(nlohmann::json& out, const DeviceInfo& device) {
 // Strict, like the rest of the report: errors name the field (report_parse.cpp).
 void from_json(const nlohmann::json& in, DeviceInfo& device) { device = detail::read_device_info(in, ""); }
 
+void to_json(nlohmann::json& out, const GemmPeak& peak) {
+  out = {{"device", peak.device},
+         {"dtype", peak.dtype},
+         {"status", peak.status},
+         {"reason", peak.reason},
+         {"flops_per_s", detail::json_number(peak.flops_per_s)},
+         {"matrix_size", peak.matrix_size},
+         {"method", peak.method}};
+}
+
+void from_json(const nlohmann::json& in, GemmPeak& peak) { peak = detail::read_gemm_peak(in, ""); }
+
 void to_json(nlohmann::json& out, const Environment& environment) {
   out = {{"ampbench_version", environment.ampbench_version},
          {"git_revision", environment.git_revision},
@@ -30,7 +43,8 @@ void to_json(nlohmann::json& out, const Environment& environment) {
          {"cudnn_version", environment.cudnn_version},
          {"cupti_version", environment.cupti_version},
          {"cuda_status", environment.cuda_status},
-         {"devices", environment.devices}};
+         {"devices", environment.devices},
+         {"gemm_peaks", environment.gemm_peaks}};
 }
 
 void from_json(const nlohmann::json& in, Environment& environment) { environment = detail::read_environment(in, ""); }

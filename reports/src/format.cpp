@@ -71,9 +71,29 @@ std::string format_percent(double fraction, bool signed_value) {
   return (signed_value && fraction >= 0.0 ? "+" : "") + digits + "%";
 }
 
+std::string format_share(double fraction) {
+  if (!std::isfinite(fraction)) return "n/a";
+  const double percent = std::fabs(fraction * 100.0);
+  if (percent > 0.0 && percent < 0.001) return "<0.001%";
+  const int decimals = percent >= 100.0 ? 0 : percent >= 10.0 ? 1 : percent >= 1.0 ? 2 : 3;
+  return format_fixed(fraction * 100.0, decimals) + "%";
+}
+
 std::string format_p_value(double p) {
   if (!std::isfinite(p)) return "n/a";
   return p < 0.001 ? "<0.001" : format_fixed(p, 3);
+}
+
+std::string format_flop_rate(double flops_per_s) {
+  if (!std::isfinite(flops_per_s)) return "n/a";
+  constexpr std::array<const char*, 6> kPrefixes = {"", "k", "M", "G", "T", "P"};
+  std::size_t prefix = 0;
+  double scaled = flops_per_s;
+  while (std::fabs(scaled) >= 1000.0 && prefix + 1 < kPrefixes.size()) {
+    scaled /= 1000.0;
+    ++prefix;
+  }
+  return format_fixed(scaled, decimals_for(scaled)) + " " + kPrefixes[prefix] + "FLOP/s";
 }
 
 std::string format_bytes(std::int64_t bytes) {

@@ -21,10 +21,15 @@ namespace ampbench::reports::detail {
 [[nodiscard]] std::string format_ratio_ci(const Ratio& ratio);
 // 0.2 -> "+20.0%" (signed) or "20.0%"; "n/a" when not finite.
 [[nodiscard]] std::string format_percent(double fraction, bool signed_value);
+// 0.417 -> "41.7%", 0.000125 -> "0.013%": a share of a peak, with about three significant digits
+// and "<0.001%" below that; "n/a" when not finite.
+[[nodiscard]] std::string format_share(double fraction);
 // "0.003", "<0.001", "n/a": a p-value as people read it.
 [[nodiscard]] std::string format_p_value(double p);
 // 50331648 -> "48.0 MiB".
 [[nodiscard]] std::string format_bytes(std::int64_t bytes);
+// 1.712e11 -> "171.2 GFLOP/s": four significant digits in FLOP/s, kFLOP/s ... PFLOP/s.
+[[nodiscard]] std::string format_flop_rate(double flops_per_s);
 // "%g": 0.01 -> "0.01", 1e-06 -> "1e-06".
 [[nodiscard]] std::string format_general(double value);
 // "%.*f" without the locale surprises of iostreams; "n/a" when not finite.

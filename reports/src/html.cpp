@@ -67,6 +67,11 @@ std::string machine_line(const Environment& env) {
          env.ampbench_version + " (" + env.git_revision + ") · " + env.timestamp_utc;
 }
 
+std::string peaks_paragraph(const Environment& env) {
+  const auto note = detail::gemm_peaks_note(env);
+  return note.empty() ? "" : "<p class=\"machine\">" + escaped(note) + "</p>\n";
+}
+
 std::string chart_section(const char* title, const char* id) {
   return std::string("<h2>") + title + "</h2>\n<div class=\"charts\" id=\"" + id + "\"></div>\n";
 }
@@ -75,6 +80,8 @@ constexpr const char* kHowToRead =
     "<h2>How to read this</h2>\n<ul class=\"note\">\n"
     "<li>Step time: the median of every timed step; whiskers show its distribution-free 95% confidence interval.</li>\n"
     "<li>Speedup: FP32 median / this median, with a 95% bootstrap interval; the dashed line is 1.0x.</li>\n"
+    "<li>% of peak: achieved FLOP/s over the at::mm peak this run measured for the cell's compute dtype on this "
+    "machine (not the datasheet figure).</li>\n"
     "<li>Loss divergence: &ldquo;diverged&rdquo; needs a paired t-test over the final steps with p &lt; 0.01 and a "
     "mean "
     "relative loss difference beyond the bound.</li>\n"
@@ -89,7 +96,7 @@ std::string render_html(const Report& report) {
       "<title>ampbench report</title>\n<style>";
   page += detail::kHtmlStyle;
   page += "</style>\n</head>\n<body>\n<h1>ampbench report</h1>\n<p class=\"machine\">" +
-          escaped(machine_line(report.environment)) + "</p>\n" +
+          escaped(machine_line(report.environment)) + "</p>\n" + peaks_paragraph(report.environment) +
           "<p id=\"ampbench-render-status\" data-status=\"pending\">Drawing the charts (this needs JavaScript)…</p>\n" +
           "<h2>Summary</h2>\n" + summary_table(report);
   if (const auto note = detail::failed_cells_note(report); !note.empty())

@@ -72,6 +72,15 @@ std::string ObjectReader::path_of(std::string_view key) const {
   return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
 }
 
+std::string ObjectReader::either(std::string_view key, std::string_view first, std::string_view second) {
+  std::string value = text(key);
+  if (value != first && value != second) {
+    fail_at(path_of(key),
+            "expected \"" + std::string(first) + "\" or \"" + std::string(second) + "\", got \"" + value + "\"");
+  }
+  return value;
+}
+
 void ObjectReader::finish() const {
   for (const auto& [key, unused] : value_.items()) {
     if (seen_.find(key) == seen_.end()) fail_at(path_of(key), "unknown field");

@@ -44,6 +44,8 @@ class ObjectReader {
   [[nodiscard]] std::int64_t integer(std::string_view key) { return read_integer(required(key), path_of(key)); }
   [[nodiscard]] std::string text(std::string_view key) { return read_string(required(key), path_of(key)); }
   [[nodiscard]] bool flag(std::string_view key) { return read_bool(required(key), path_of(key)); }
+  // A string field that must be one of two values ("ok" or "failed"), else an error naming both.
+  [[nodiscard]] std::string either(std::string_view key, std::string_view first, std::string_view second);
 
   // Throws for the first field that was never asked for.
   void finish() const;

@@ -20,6 +20,18 @@ std::string machine_line(const Report& report) {
   return detail::markdown_cell(line);
 }
 
+// The roofline the "% of peak" column reads against, with how each peak was measured.
+std::string gemm_peaks(const Environment& environment) {
+  std::string lines;
+  for (const auto& peak : environment.gemm_peaks) {
+    lines += peak.device + " " + peak.dtype + ": " + detail::gemm_peak_value(peak);
+    lines += peak.status == "measured" ? " (" + peak.method + ")\n" : "\n";
+  }
+  if (lines.empty()) return "";
+  return "GEMM peak on this machine (at::mm, measured by this run; not the datasheet figure):\n\n" +
+         detail::markdown_list(lines) + "\n";
+}
+
 std::string summary_table(const Report& report) {
   detail::MarkdownTable table(detail::summary_header());
   for (const auto& cell : report.cells) {
@@ -62,6 +74,8 @@ constexpr const char* kHowToRead =
     "- Step time: the median of every timed step, with a distribution-free 95% confidence interval "
     "(order statistics).\n"
     "- Speedup: FP32 median / this median, with a 95% bootstrap interval. Memory: peak tensor bytes / FP32's.\n"
+    "- % of peak: achieved FLOP/s (the workload's FLOPs per step / the median step time) over the GEMM peak above "
+    "for the cell's compute dtype (tfloat32 for TF32 matmuls): how close training comes to this machine's at::mm.\n"
     "- Loss divergence: \"diverged\" needs both a paired t-test over the final steps with p < 0.01 and a mean "
     "relative loss difference beyond the bound; \"final\" is the relative difference at the last step.\n"
     "- Skipped steps: steps the GradScaler skipped because a gradient was not finite.\n\n"
@@ -70,7 +84,8 @@ constexpr const char* kHowToRead =
 }  // namespace
 
 std::string render_markdown(const Report& report) {
-  std::string out = "## ampbench report\n\n" + machine_line(report) + "\n\n" + summary_table(report);
+  std::string out =
+      "## ampbench report\n\n" + machine_line(report) + "\n\n" + gemm_peaks(report.environment) + summary_table(report);
   if (const auto note = detail::failed_cells_note(report); !note.empty()) out += "\n" + note + "\n";
   return out + failed_cells(report) + precision_table(report) + kHowToRead;
 }

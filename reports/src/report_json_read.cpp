@@ -202,10 +202,7 @@ CellResult read_cell(const json& in, const std::string& path) {
   value.mode = fields.text("mode");
   value.device = fields.text("device");
   value.preset = fields.text("preset");
-  value.status = fields.text("status");
-  if (value.status != "ok" && value.status != "failed") {
-    fail_at(fields.path_of("status"), "expected \"ok\" or \"failed\", got \"" + value.status + "\"");
-  }
+  value.status = fields.either("status", "ok", "failed");
   value.error = fields.text("error");
   value.settings = read_mode_settings(fields.required("settings"), fields.path_of("settings"));
   value.warmup_steps = fields.integer("warmup_steps");

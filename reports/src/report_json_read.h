@@ -23,6 +23,7 @@ namespace ampbench::reports::detail {
 [[nodiscard]] RunConfig read_run_config(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] CellResult read_cell(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] DeviceInfo read_device_info(const nlohmann::json& in, const std::string& path);
+[[nodiscard]] GemmPeak read_gemm_peak(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] Environment read_environment(const nlohmann::json& in, const std::string& path);
 
 }  // namespace ampbench::reports::detail

@@ -21,6 +21,20 @@ DeviceInfo read_device_info(const nlohmann::json& in, const std::string& path) {
   return value;
 }
 
+GemmPeak read_gemm_peak(const nlohmann::json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  GemmPeak value;
+  value.device = fields.text("device");
+  value.dtype = fields.text("dtype");
+  value.status = fields.either("status", "measured", "unavailable");
+  value.reason = fields.text("reason");
+  value.flops_per_s = fields.number_or_null("flops_per_s");
+  value.matrix_size = fields.integer("matrix_size");
+  value.method = fields.text("method");
+  fields.finish();
+  return value;
+}
+
 Environment read_environment(const nlohmann::json& in, const std::string& path) {
   ObjectReader fields(in, path);
   Environment value;
@@ -39,6 +53,10 @@ Environment read_environment(const nlohmann::json& in, const std::string& path) 
   }
   value.threads = static_cast<int>(fields.integer("threads"));
   value.devices = read_array<DeviceInfo>(fields.required("devices"), fields.path_of("devices"), read_device_info);
+  // Reports written before the roofline have no peaks; they read as "none measured".
+  if (const auto* peaks = fields.optional("gemm_peaks")) {
+    value.gemm_peaks = read_array<GemmPeak>(*peaks, fields.path_of("gemm_peaks"), read_gemm_peak);
+  }
   fields.finish();
   return value;
 }

@@ -8,6 +8,8 @@ namespace ampbench::reports::detail {
 namespace {
 
 constexpr const char* kNone = "-";
+// An unavailable peak's reason is cut to this many columns: it shares a line with the others.
+constexpr std::size_t kPeakReasonWidth = 60;
 
 std::string divergence_text(const std::optional<Divergence>& divergence) {
   if (!divergence) return kNone;
@@ -18,8 +20,8 @@ std::string divergence_text(const std::optional<Divergence>& divergence) {
 }  // namespace
 
 std::vector<std::string> summary_header() {
-  return {"workload",    "mode",           "device",          "step time (95% CI)", "speedup vs fp32",
-          "peak memory", "memory vs fp32", "loss divergence", "skipped steps"};
+  return {"workload",  "mode",        "device",         "step time (95% CI)", "speedup vs fp32",
+          "% of peak", "peak memory", "memory vs fp32", "loss divergence",    "skipped steps"};
 }
 
 SummaryRow summary_row(const CellResult& cell) {
@@ -32,11 +34,30 @@ SummaryRow summary_row(const CellResult& cell) {
   }
   row.cells.push_back(format_duration_ci(cell.throughput.step_time_s));
   row.cells.push_back(cell.speedup_vs_fp32 ? format_ratio_ci(*cell.speedup_vs_fp32) : kNone);
+  row.cells.push_back(cell.throughput.fraction_of_peak ? format_share(*cell.throughput.fraction_of_peak) : kNone);
   row.cells.push_back(format_bytes(cell.memory.peak_tensor_bytes));
   row.cells.push_back(cell.memory_ratio_vs_fp32 ? format_ratio(cell.memory_ratio_vs_fp32->value) : kNone);
   row.cells.push_back(divergence_text(cell.divergence));
   row.cells.push_back(cell.scaler ? std::to_string(cell.scaler->skipped_steps.size()) : kNone);
   return row;
+}
+
+std::string gemm_peak_value(const GemmPeak& peak) {
+  if (peak.status == "measured") return format_flop_rate(peak.flops_per_s);
+  return "unavailable: " + one_line(peak.reason, kPeakReasonWidth);
+}
+
+std::string gemm_peaks_note(const Environment& environment) {
+  std::string out;
+  const std::string* device = nullptr;
+  for (const auto& peak : environment.gemm_peaks) {
+    // The device once, before its first peak: a run measures one device.
+    const bool new_device = device == nullptr || *device != peak.device;
+    out += (out.empty() ? "" : new_device ? "; " : ", ") + (new_device ? peak.device + " " : "");
+    out += peak.dtype + " " + gemm_peak_value(peak);
+    device = &peak.device;
+  }
+  return out.empty() ? out : "GEMM peak (at::mm, measured by this run): " + out;
 }
 
 std::string failed_cells_note(const Report& report) {

@@ -15,10 +15,15 @@ struct SummaryRow {
   std::vector<std::string> cells;  // one per summary_header() column; only the first 3 when failed
 };
 
-// workload, mode, device, step time (95% CI), speedup vs fp32, peak memory, memory vs fp32,
-// divergence vs fp32, skipped steps.
+// workload, mode, device, step time (95% CI), speedup vs fp32, % of peak, peak memory, memory vs
+// fp32, divergence vs fp32, skipped steps.
 [[nodiscard]] std::vector<std::string> summary_header();
 [[nodiscard]] SummaryRow summary_row(const CellResult& cell);
+// "171.2 GFLOP/s", or "unavailable: REASON" on one line.
+[[nodiscard]] std::string gemm_peak_value(const GemmPeak& peak);
+// "GEMM peak (at::mm, measured by this run): cpu float32 171.2 GFLOP/s, float16 ...", or empty
+// when the report has no peaks.
+[[nodiscard]] std::string gemm_peaks_note(const Environment& environment);
 // "1 of 6 cells failed." or empty when none did.
 [[nodiscard]] std::string failed_cells_note(const Report& report);
 

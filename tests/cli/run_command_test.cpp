@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "ampbench/reports/report_json.h"
 #include "support/process.h"
@@ -89,8 +90,24 @@ TEST_F(RunCommand, TinyRunWritesAReportWhereFp32DescendsAndAmpIsRelatedToIt) {
   ASSERT_EQ(report.cells.size(), 3u);
   EXPECT_EQ(report.cells[0].mode, "fp32");
   EXPECT_LT(report.cells[0].losses.back(), report.cells[0].losses.front());
+  // The roofline: one measured GEMM peak per dtype on the run's device ...
+  std::set<std::string> expected_dtypes = {"float32", "float16", "bfloat16"};
+  if (report.config.device != "cpu") expected_dtypes.insert("tfloat32");
+  std::set<std::string> dtypes;
+  for (const auto& peak : report.environment.gemm_peaks) {
+    EXPECT_EQ(peak.device, report.config.device);
+    EXPECT_EQ(peak.status, "measured") << peak.dtype << ": " << peak.reason;
+    EXPECT_GT(peak.flops_per_s, 0.0) << peak.dtype;
+    EXPECT_GE(peak.matrix_size, 128) << peak.dtype;
+    dtypes.insert(peak.dtype);
+  }
+  EXPECT_EQ(dtypes, expected_dtypes);
   for (const auto& cell : report.cells) {
     EXPECT_EQ(cell.status, "ok") << cell.mode << ": " << cell.error;
+    // ... and every cell a plausible fraction of its dtype's (timing noise may lift one above 1).
+    ASSERT_TRUE(cell.throughput.fraction_of_peak.has_value()) << cell.mode;
+    EXPECT_GT(*cell.throughput.fraction_of_peak, 0.0) << cell.mode;
+    EXPECT_LE(*cell.throughput.fraction_of_peak, 1.5) << cell.mode;
     if (cell.mode == "fp32") continue;
     ASSERT_TRUE(cell.speedup_vs_fp32.has_value()) << cell.mode;
     EXPECT_LE(cell.speedup_vs_fp32->ci_low, cell.speedup_vs_fp32->ci_high);

@@ -48,6 +48,41 @@ TEST(ReportJson, RoundTripPreservesEveryField) {
   EXPECT_EQ(parsed.cells[1].scaler->skipped_steps, (std::vector<std::int64_t>{3, 4}));
 }
 
+TEST(ReportJson, GemmPeaksAndFractionsRoundTrip) {
+  Report report = make_sample_report();
+  report.environment.gemm_peaks.push_back({"cpu", "tfloat32", "unavailable", "TF32 is a CUDA matmul mode", 0.0, 0, ""});
+  const auto json = nlohmann::json(report);
+  EXPECT_EQ(json["environment"]["gemm_peaks"][0]["flops_per_s"], 2.0e11);
+  EXPECT_EQ(json["environment"]["gemm_peaks"][0]["matrix_size"], 1024);
+  EXPECT_EQ(json["cells"][0]["throughput"]["fraction_of_peak"], 0.6);
+  EXPECT_TRUE(json["cells"][4]["throughput"]["fraction_of_peak"].is_null());  // the failed cell
+  const Report parsed = parse_report(json);
+  ASSERT_EQ(parsed.environment.gemm_peaks.size(), 4u);
+  EXPECT_EQ(parsed.environment.gemm_peaks[0].method, "at::mm 1024x1024, best of 9 calls, 2 threads");
+  EXPECT_EQ(parsed.environment.gemm_peaks[3].status, "unavailable");
+  EXPECT_EQ(parsed.environment.gemm_peaks[3].reason, "TF32 is a CUDA matmul mode");
+  EXPECT_EQ(nlohmann::json(parsed), json);
+}
+
+TEST(ReportJson, AReportWithoutGemmPeaksStillReads) {
+  auto json = sample_json();
+  json["environment"].erase("gemm_peaks");
+  for (auto& cell : json["cells"]) cell["throughput"].erase("fraction_of_peak");
+  const Report parsed = parse_report(json);
+  EXPECT_TRUE(parsed.environment.gemm_peaks.empty());
+  EXPECT_FALSE(parsed.cells[0].throughput.fraction_of_peak.has_value());
+}
+
+TEST(ReportJson, AGemmPeakIsReadStrictly) {
+  auto json = sample_json();
+  json["environment"]["gemm_peaks"][1]["status"] = "guessed";
+  EXPECT_EQ(parse_error(json),
+            "environment.gemm_peaks[1].status: expected \"measured\" or \"unavailable\", got \"guessed\"");
+  json = sample_json();
+  json["environment"]["gemm_peaks"][2].erase("matrix_size");
+  EXPECT_EQ(parse_error(json), "environment.gemm_peaks[2].matrix_size: missing field");
+}
+
 TEST(ReportJson, NonFiniteDoublesAreWrittenAsNullAndReadBackAsNaN) {
   const Report report = make_sample_report();
   const std::string text = report_to_text(report);

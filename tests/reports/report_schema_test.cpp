@@ -36,6 +36,16 @@ TEST(ReportSchema, AnEmptyReportIsValid) {
   EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
 }
 
+TEST(ReportSchema, AReportWithoutGemmPeaksIsValid) {
+  ScratchDir dir;
+  nlohmann::json old = make_sample_report();
+  old["environment"].erase("gemm_peaks");
+  for (auto& cell : old["cells"]) cell["throughput"].erase("fraction_of_peak");
+  write_json(dir / "old.json", old);
+  const auto result = validate(dir / "old.json");
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+}
+
 TEST(ReportSchema, BrokenReportsAreRejectedWithTheField) {
   ScratchDir dir;
   const nlohmann::json good = make_sample_report();
@@ -53,6 +63,8 @@ TEST(ReportSchema, BrokenReportsAreRejectedWithTheField) {
   cases.back().json["cells"][0]["step_times_s"][3] = nullptr;
   cases.push_back({"missing.json", good, "'peak_rss_bytes' is a required property"});
   cases.back().json["cells"][3]["memory"].erase("peak_rss_bytes");
+  cases.push_back({"peak-status.json", good, "environment/gemm_peaks/0/status"});
+  cases.back().json["environment"]["gemm_peaks"][0]["status"] = "guessed";
   cases.push_back({"unknown.json", good, "Additional properties are not allowed"});
   cases.back().json["cells"][1]["frobnicate"] = true;
   for (const auto& broken : cases) {

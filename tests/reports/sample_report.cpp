@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "ampbench/reports/roofline.h"
 #include "ampbench/reports/stats.h"
 
 namespace ampbench::testing {
@@ -47,6 +48,12 @@ CellResult sample_cell(const char* workload, const char* mode, double median_s) 
 
 namespace {
 
+// SimpleNet does a tenth of SimpleCNN's work per step, so the fractions of peak vary.
+void set_flops_per_step(CellResult& cell, double flops) {
+  cell.throughput.flops_per_step = flops;
+  cell.throughput.achieved_flops_per_s = flops / cell.throughput.step_time_s.median;
+}
+
 void add_amp_results(CellResult& cell, const CellResult& fp32, double bound) {
   cell.divergence = compute_divergence(fp32.losses, cell.losses, bound);
   cell.speedup_vs_fp32 = median_ratio(fp32.step_times_s, cell.step_times_s);
@@ -71,6 +78,10 @@ Report base_report() {
   report.environment.cupti_version = "13";
   report.environment.cuda_status = "unavailable: no CUDA device";
   report.environment.devices = {{"cpu", "Test CPU @ 2.00GHz", "", 8LL << 30, 2}};
+  report.environment.gemm_peaks = {
+      {"cpu", "float32", "measured", "", 2.0e11, 1024, "at::mm 1024x1024, best of 9 calls, 2 threads"},
+      {"cpu", "float16", "measured", "", 8.0e11, 1024, "at::mm 1024x1024, best of 31 calls, 2 threads"},
+      {"cpu", "bfloat16", "measured", "", 4.0e11, 1024, "at::mm 1024x1024, best of 17 calls, 2 threads"}};
   report.config = {{"simple_net", "simple_cnn"},
                    {"fp32", "fp16", "bf16"},
                    "cpu",
@@ -91,8 +102,10 @@ Report base_report() {
 
 Report make_sample_report() {
   Report report = base_report();
-  const CellResult net_fp32 = sample_cell("simple_net", "fp32", 1.25e-3);
+  CellResult net_fp32 = sample_cell("simple_net", "fp32", 1.25e-3);
+  set_flops_per_step(net_fp32, 1.5e8);
   CellResult net_fp16 = sample_cell("simple_net", "fp16", 4.1e-3);
+  set_flops_per_step(net_fp16, 1.5e8);
   net_fp16.memory.peak_tensor_bytes = 40 * 1024 * 1024;
   net_fp16.scaler = ScalerTelemetry{std::vector<double>(32, 65536.0), {3, 4}};
   net_fp16.scaler->scale[3] = 32768.0;
@@ -100,6 +113,7 @@ Report make_sample_report() {
   net_fp16.losses[4] = std::numeric_limits<double>::quiet_NaN();
   add_amp_results(net_fp16, net_fp32, 0.05);
   CellResult net_bf16 = sample_cell("simple_net", "bf16", 0.9e-3);
+  set_flops_per_step(net_bf16, 1.5e8);
   for (std::size_t i = 0; i < net_bf16.losses.size(); ++i) net_bf16.losses[i] *= 1.2 + (i % 2 == 0 ? 0.01 : -0.01);
   add_amp_results(net_bf16, net_fp32, 0.05);
 
@@ -116,6 +130,7 @@ Report make_sample_report() {
       "the cell's process was killed by signal 9 (SIGKILL): out of memory? peak RSS exceeded the limit of the "
       "container";
   report.cells = {net_fp32, net_fp16, net_bf16, cnn_fp32, cnn_fp16, cnn_bf16};
+  fill_fractions_of_peak(report);
   return report;
 }
 

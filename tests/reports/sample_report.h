@@ -1,6 +1,7 @@
 // A small, fully deterministic report for the tests of reading, writing and rendering: SimpleNet
 // and SimpleCNN under FP32, FP16 and BF16 on the CPU, one AMP cell that diverged, one cell that
-// failed, one with a NaN loss and skipped steps.
+// failed, one with a NaN loss and skipped steps; GEMM peaks for the three dtypes and each cell's
+// fraction of its peak.
 #pragma once
 
 #include <vector>

@@ -34,6 +34,20 @@ TEST(RenderTable, MultiLineErrorsStayOnOneLine) {
   EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 3) << table;  // header, row, note
 }
 
+TEST(RenderTable, PeaksShowUnderTheTableAndTinyFractionsStayReadable) {
+  Report report;
+  report.environment.gemm_peaks = {{"cpu", "float32", "measured", "", 1.712e11, 1024, "at::mm"},
+                                   {"cpu", "float16", "unavailable", "mm: not implemented\nfor 'Half'", 0.0, 0, ""}};
+  report.cells.push_back(ampbench::testing::sample_cell("simple_net", "fp32", 1e-3));
+  report.cells.back().throughput.fraction_of_peak = 2e-6;
+  const std::string table = render_table(report);
+  EXPECT_NE(table.find("<0.001%"), std::string::npos) << table;
+  EXPECT_NE(table.find("GEMM peak (at::mm, measured by this run): cpu float32 171.2 GFLOP/s, float16 unavailable: "
+                       "mm: not implemented for 'Half'\n"),
+            std::string::npos)
+      << table;
+}
+
 TEST(RenderTable, EmptyReportIsJustTheHeader) {
   const std::string table = render_table(Report{});
   EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 1) << table;

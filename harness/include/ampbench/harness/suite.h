@@ -1,5 +1,6 @@
 // Runs every cell of a run (workloads x modes on one device and preset), then relates each AMP
-// cell to the FP32 cell of its workload: speedup with an interval, memory ratio, loss divergence.
+// cell to the FP32 cell of its workload (speedup with an interval, memory ratio, loss divergence)
+// and every cell to the environment's GEMM peak for its dtype (fraction of peak).
 #pragma once
 
 #include <functional>

@@ -18,6 +18,18 @@ struct DeviceInfo {
   int multiprocessors = 0;  // SMs on GPUs, logical cores on the CPU
 };
 
+// The best at::mm throughput the run measured for one dtype on the device in use: the roofline a
+// cell's achieved FLOP/s is read against. A measurement on this machine, not a datasheet figure.
+struct GemmPeak {
+  std::string device;               // "cpu" or "cuda:N"
+  std::string dtype;                // "float32", "float16", "bfloat16"; "tfloat32" is float32 with TF32 matmul
+  std::string status = "measured";  // "measured" or "unavailable"
+  std::string reason;               // why unavailable; empty when measured
+  double flops_per_s = 0.0;         // 2 N^3 over the fastest call's time
+  std::int64_t matrix_size = 0;     // N of the square operands
+  std::string method;               // "at::mm 1024x1024, best of 12 calls, 2 threads"
+};
+
 struct Environment {
   std::string ampbench_version;
   std::string git_revision;
@@ -27,15 +39,18 @@ struct Environment {
   std::string cpu_capability;  // ATen's dispatch level: "AVX2", "AVX512", ...
   int threads = 0;             // intra-op threads LibTorch used
   std::string torch_version;
-  std::string torch_cuda_version;   // the CUDA LibTorch was built with, empty without CUDA
-  std::string cudnn_version;        // empty when cuDNN is not loadable
-  std::string cupti_version;        // CUPTI API version ampbench was built against
-  std::string cuda_status;          // "available" or why no GPU can be used
-  std::vector<DeviceInfo> devices;  // the CPU first, then every visible GPU
+  std::string torch_cuda_version;    // the CUDA LibTorch was built with, empty without CUDA
+  std::string cudnn_version;         // empty when cuDNN is not loadable
+  std::string cupti_version;         // CUPTI API version ampbench was built against
+  std::string cuda_status;           // "available" or why no GPU can be used
+  std::vector<DeviceInfo> devices;   // the CPU first, then every visible GPU
+  std::vector<GemmPeak> gemm_peaks;  // empty when none was measured (`ampbench env`, older reports)
 };
 
 void to_json(nlohmann::json& out, const DeviceInfo& device);
 void from_json(const nlohmann::json& in, DeviceInfo& device);
+void to_json(nlohmann::json& out, const GemmPeak& peak);
+void from_json(const nlohmann::json& in, GemmPeak& peak);
 void to_json(nlohmann::json& out, const Environment& environment);
 void from_json(const nlohmann::json& in, Environment& environment);
 
