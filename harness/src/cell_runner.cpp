@@ -26,7 +26,8 @@ namespace ampbench::harness {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr std::int64_t kBatchPool = 16;  // distinct pre-generated batches, cycled through
+constexpr std::int64_t kBatchPool = 16;     // distinct pre-generated batches, cycled through
+constexpr std::int64_t kProfiledSteps = 3;  // per CUPTI replay pass, after the timed steps (GPU only)
 
 double seconds_between(Clock::time_point start, Clock::time_point end) {
   return std::chrono::duration<double>(end - start).count();
@@ -74,14 +75,6 @@ reports::ModeSettings configure_precision(const Mode& mode) {
   settings.tf32_cudnn = context.allowTF32CuDNN();
   settings.float32_matmul_precision = mode.tf32 ? "high" : "highest";
   return settings;
-}
-
-reports::TensorCoreUtilization tensor_cores_for(const c10::Device& device) {
-  reports::TensorCoreUtilization tensor_cores;
-  tensor_cores.status = "unavailable";
-  tensor_cores.reason = device.is_cpu() ? "CPU device: tensor cores are a GPU feature; run with --device cuda"
-                                        : "not measured: this build does not yet collect CUPTI tensor-core metrics";
-  return tensor_cores;
 }
 
 reports::ScalerTelemetry scaler_telemetry(const amp::GradScaler& scaler) {
@@ -185,7 +178,14 @@ void measure(const CellSpec& spec, const ProgressSink& progress, reports::CellRe
   }
   if (scaler) result.scaler = scaler_telemetry(*scaler);
   if (mode.autocast) result.precision = detail::precision_audit(amp::op_counts());
-  result.tensor_cores = tensor_cores_for(device);
+
+  // Last, on steps of their own: counters and replays would perturb the timed steps, and these
+  // steps must not add to the losses, scaler telemetry or op counts read above.
+  std::int64_t next_step = spec.warmup + static_cast<std::int64_t>(host_step_times.size());
+  result.tensor_cores = detail::profile_tensor_cores(device, [&] {
+    for (std::int64_t profiled = 0; profiled < kProfiledSteps; ++profiled) (void)run_step(next_step++);
+    detail::synchronize(device);
+  });
 }
 
 }  // namespace
@@ -198,6 +198,12 @@ reports::CellResult run_cell(const CellSpec& spec, const ProgressSink& progress)
   result.preset = spec.preset;
   try {
     measure(spec, progress, result);
+  } catch (const c10::OutOfMemoryError& error) {
+    // Recorded, and the cache emptied so that a later cell in this process starts clean. (Under
+    // `ampbench run` each cell has its own process anyway, which also confines sticky CUDA errors.)
+    result.status = "failed";
+    result.error = "out of memory on " + spec.device + ": " + error_text(error);
+    detail::release_cached_memory(c10::Device(spec.device));
   } catch (const std::exception& error) {
     result.status = "failed";
     result.error = error_text(error);

@@ -5,7 +5,10 @@
 #include <c10/core/Device.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+
+#include "ampbench/reports/report.h"
 
 namespace ampbench::harness::detail {
 
@@ -26,5 +29,15 @@ struct DeviceMemory {
 
 // Throws with a clear message when the device cannot be used (no GPU, index out of range).
 void require_device(const c10::Device& device);
+
+// Tensor-core utilisation of the steps `run_profiled_steps` runs (it must synchronise the device
+// before returning; it may be called several times, once per counter replay pass): CUPTI range
+// profiler counters and the activity API's tensor-core share of kernel time. What cannot be
+// measured says why. Never throws for a measurement problem; an exception from the steps escapes.
+[[nodiscard]] reports::TensorCoreUtilization profile_tensor_cores(const c10::Device& device,
+                                                                  const std::function<void()>& run_profiled_steps);
+
+// Returns the caching allocator's unused blocks to the device (after an out-of-memory error).
+void release_cached_memory(const c10::Device& device);
 
 }  // namespace ampbench::harness::detail

@@ -38,6 +38,10 @@ std::optional<DeviceMemory> read_device_memory(const c10::Device& device) {
   return memory;
 }
 
+void release_cached_memory(const c10::Device& device) {
+  if (device.is_cuda()) c10::getDeviceAllocator(c10::DeviceType::CUDA)->emptyCache();
+}
+
 void require_device(const c10::Device& device) {
   if (device.is_cpu()) return;
   if (!device.is_cuda())

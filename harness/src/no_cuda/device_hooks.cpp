@@ -13,4 +13,13 @@ void require_device(const c10::Device& device) {
   if (!device.is_cpu()) throw std::invalid_argument("device '" + device.str() + "': ampbench was built without CUDA");
 }
 
+reports::TensorCoreUtilization profile_tensor_cores(const c10::Device& /*device*/,
+                                                    const std::function<void()>& /*run_profiled_steps*/) {
+  reports::TensorCoreUtilization tensor_cores;
+  tensor_cores.reason = "CPU device: tensor cores are a GPU feature, and this build has no CUDA toolkit";
+  return tensor_cores;
+}
+
+void release_cached_memory(const c10::Device& /*device*/) {}
+
 }  // namespace ampbench::harness::detail
