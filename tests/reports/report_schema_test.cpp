@@ -29,6 +29,21 @@ TEST(ReportSchema, AWrittenReportIsValid) {
   EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
 }
 
+TEST(ReportSchema, AGpuCellIsValid) {
+  ScratchDir dir;
+  Report report = make_sample_report();
+  report.cells.push_back(ampbench::testing::sample_gpu_cell());
+  write_report_atomically(report, dir / "report.json");
+  const auto result = validate(dir / "report.json");
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+  // And what was written reads back the same.
+  const auto back = read_report(dir / "report.json").cells.back();
+  EXPECT_EQ(back.tensor_cores.metrics.size(), 6u);
+  EXPECT_EQ(back.tensor_cores.metrics.back().method, "cupti-activity-kernel-names");
+  EXPECT_EQ(back.host_step_times_s, report.cells.back().host_step_times_s);
+  EXPECT_EQ(back.memory.cuda_total_bytes, report.cells.back().memory.cuda_total_bytes);
+}
+
 TEST(ReportSchema, AnEmptyReportIsValid) {
   ScratchDir dir;
   write_report_atomically(Report{}, dir / "report.json");

@@ -46,6 +46,30 @@ CellResult sample_cell(const char* workload, const char* mode, double median_s) 
   return cell;
 }
 
+CellResult sample_gpu_cell() {
+  CellResult cell = sample_cell("simple_cnn", "fp16", 2.1e-3);
+  cell.device = "cuda:0";
+  cell.preset = "large";
+  cell.host_step_times_s = spread_samples(0.4e-3, 0.05, 30);
+  cell.memory.peak_tensor_bytes = 3LL << 30;
+  cell.memory.cuda_peak_reserved_bytes = 4LL << 30;
+  cell.memory.cuda_total_bytes = 80LL << 30;
+  cell.memory.cuda_free_bytes_at_start = 79LL << 30;
+  cell.scaler = ScalerTelemetry{std::vector<double>(32, 65536.0), {}};
+  cell.tensor_cores.status = "measured";
+  cell.tensor_cores.reason = "range profiler on GH100, 2 replay pass(es)";
+  cell.tensor_cores.metrics = {
+      {"sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active", 41.5, "percent",
+       "cupti-range-profiler"},
+      {"sm__pipe_tensor_op_hmma_type_hmma_hgmma_qgmma_cycles_active.avg.pct_of_peak_sustained_active", 40.9, "percent",
+       "cupti-range-profiler"},
+      {"sm__inst_executed_pipe_tensor_op_gmma.sum", 1.2e6, "instructions", "cupti-range-profiler"},
+      {"sm__inst_executed_pipe_tensor.sum", 3.4e6, "instructions", "cupti-range-profiler"},
+      {"sm__cycles_elapsed.max", 5.5e6, "cycles", "cupti-range-profiler"},
+      {"tensor_core_kernel_time_share", 0.62, "fraction", "cupti-activity-kernel-names"}};
+  return cell;
+}
+
 namespace {
 
 // SimpleNet does a tenth of SimpleCNN's work per step, so the fractions of peak vary.

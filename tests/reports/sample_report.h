@@ -18,4 +18,9 @@ namespace ampbench::testing {
 
 [[nodiscard]] reports::Report make_sample_report();
 
+// An FP16 cell on cuda:0 as the runner fills one on an H100: device-event step times with their
+// host times, caching-allocator memory, GradScaler telemetry, and tensor-core metrics from both
+// CUPTI methods (GH100's metric set). Values are recorded-looking, not measured.
+[[nodiscard]] reports::CellResult sample_gpu_cell();
+
 }  // namespace ampbench::testing
