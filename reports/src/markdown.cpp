@@ -1,5 +1,6 @@
 #include "ampbench/reports/markdown.h"
 
+#include "ampbench/reports/stats.h"
 #include "format.h"
 #include "markdown_table.h"
 #include "summary_rows.h"
@@ -60,13 +61,28 @@ std::string precision_table(const Report& report) {
     any = true;
     std::string tensor_cores = cell.tensor_cores.status;
     for (const auto& metric : cell.tensor_cores.metrics) {
-      tensor_cores += "; " + metric.name + " " + detail::format_fixed(metric.value, 2) + " " + metric.unit;
+      tensor_cores += "; " + metric.name + " " + detail::format_fixed(metric.value, 2) + " " + metric.unit + " (" +
+                      metric.method + ")";
     }
     table.add_row({cell.workload, cell.mode, cell.device,
                    cell.precision ? detail::format_percent(cell.precision->low_precision_flop_share, false) : "-",
                    tensor_cores});
   }
   return any ? "\n**Precision audit**\n\n" + table.render() : "";
+}
+
+// GPU cells time steps on the device; the host's time per step beside it shows how much of the
+// step the CPU spends launching work (when host >= device, the step is launch-bound).
+std::string host_time_table(const Report& report) {
+  detail::MarkdownTable table({"workload", "mode", "device", "device step (median)", "host step (median)"});
+  bool any = false;
+  for (const auto& cell : report.cells) {
+    if (cell.status != "ok" || cell.host_step_times_s.empty()) continue;
+    any = true;
+    table.add_row({cell.workload, cell.mode, cell.device, detail::format_duration(cell.throughput.step_time_s.median),
+                   detail::format_duration(median(cell.host_step_times_s))});
+  }
+  return any ? "\n**Device vs host time per step**\n\n" + table.render() : "";
 }
 
 constexpr const char* kHowToRead =
@@ -87,7 +103,7 @@ std::string render_markdown(const Report& report) {
   std::string out =
       "## ampbench report\n\n" + machine_line(report) + "\n\n" + gemm_peaks(report.environment) + summary_table(report);
   if (const auto note = detail::failed_cells_note(report); !note.empty()) out += "\n" + note + "\n";
-  return out + failed_cells(report) + precision_table(report) + kHowToRead;
+  return out + failed_cells(report) + precision_table(report) + host_time_table(report) + kHowToRead;
 }
 
 }  // namespace ampbench::reports

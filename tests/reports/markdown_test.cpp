@@ -22,6 +22,19 @@ TEST(RenderMarkdown, PipesInErrorsCannotBreakTheTable) {
   EXPECT_NE(markdown.find("a \\| b c"), std::string::npos) << markdown;
 }
 
+TEST(RenderMarkdown, GpuCellShowsMetricMethodsAndHostTime) {
+  Report report = make_sample_report();
+  report.cells.push_back(ampbench::testing::sample_gpu_cell());
+  const std::string markdown = render_markdown(report);
+  EXPECT_NE(markdown.find("tensor_core_kernel_time_share 0.62 fraction (cupti-activity-kernel-names)"),
+            std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("(cupti-range-profiler)"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("**Device vs host time per step**"), std::string::npos) << markdown;
+  EXPECT_EQ(render_markdown(make_sample_report()).find("Device vs host"), std::string::npos)
+      << "CPU cells have no separate host time";
+}
+
 TEST(RenderCheckMarkdown, MatchesGolden) {
   const Report base = make_sample_report();
   Report current = base;
