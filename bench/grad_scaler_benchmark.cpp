@@ -67,6 +67,7 @@ void set_counters(benchmark::State& state, const StepFixture& fixture, const amp
 void BM_OptimizerStep(benchmark::State& state) {
   torch::set_num_threads(1);
   StepFixture fixture(state.range(0), state.range(1), state.range(2));
+  fixture.optimizer->step();  // warm-up: creates (and first touches) the momentum buffers
   for (auto _ : state) {
     fixture.optimizer->step();
   }
@@ -77,6 +78,8 @@ void BM_UnscaleAndUpdate(benchmark::State& state) {
   torch::set_num_threads(1);
   StepFixture fixture(state.range(0), state.range(1), state.range(2));
   auto scaler = unit_scaler();
+  scaler.unscale_(*fixture.optimizer);  // warm-up, as in every benchmark here
+  scaler.update();
   const auto syncs_before = scaler.host_syncs();
   for (auto _ : state) {
     scaler.unscale_(*fixture.optimizer);
@@ -90,6 +93,8 @@ void BM_GradScalerStep(benchmark::State& state) {
   torch::set_num_threads(1);
   StepFixture fixture(state.range(0), state.range(1), state.range(2));
   auto scaler = unit_scaler();
+  (void)scaler.step(*fixture.optimizer);  // warm-up: the optimizer's first step allocates its state
+  scaler.update();
   const auto syncs_before = scaler.host_syncs();
   for (auto _ : state) {
     benchmark::DoNotOptimize(scaler.step(*fixture.optimizer));
