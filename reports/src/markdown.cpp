@@ -103,6 +103,7 @@ std::string render_markdown(const Report& report) {
   std::string out =
       "## ampbench report\n\n" + machine_line(report) + "\n\n" + gemm_peaks(report.environment) + summary_table(report);
   if (const auto note = detail::failed_cells_note(report); !note.empty()) out += "\n" + note + "\n";
+  if (const auto note = detail::gpu_verification_note(report); !note.empty()) out += "\n" + note + "\n";
   return out + failed_cells(report) + precision_table(report) + host_time_table(report) + kHowToRead;
 }
 

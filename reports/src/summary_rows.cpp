@@ -67,4 +67,12 @@ std::string failed_cells_note(const Report& report) {
   return std::to_string(failed) + " of " + std::to_string(report.cells.size()) + " cells failed.";
 }
 
+std::string gpu_verification_note(const Report& report) {
+  const bool any_gpu = std::any_of(report.cells.begin(), report.cells.end(),
+                                   [](const CellResult& cell) { return cell.device.rfind("cuda", 0) == 0; });
+  if (!any_gpu) return "";
+  return "Note: this ampbench version's GPU paths (CUDA-event timing, CUDA memory, CUPTI tensor-core metrics) "
+         "compile and are tested without a GPU but have not yet been verified on a real GPU; see README.";
+}
+
 }  // namespace ampbench::reports::detail

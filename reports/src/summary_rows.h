@@ -26,5 +26,8 @@ struct SummaryRow {
 [[nodiscard]] std::string gemm_peaks_note(const Environment& environment);
 // "1 of 6 cells failed." or empty when none did.
 [[nodiscard]] std::string failed_cells_note(const Report& report);
+// For reports with CUDA cells: which of ampbench's GPU measurement paths have been checked on a
+// real GPU (none yet, as of this version; README "What has been verified"). Empty otherwise.
+[[nodiscard]] std::string gpu_verification_note(const Report& report);
 
 }  // namespace ampbench::reports::detail
