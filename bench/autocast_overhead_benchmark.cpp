@@ -6,7 +6,9 @@
 //   BM_Step_Native/L/W     LibTorch's native autocast kernels (ours released first)
 //   BM_Step_Fp32/L/W       no autocast (for scale: on CPUs without native bf16 GEMMs AMP is slower)
 //   L Linear(W, W) layers + ReLU, batch 16, one thread; counters: autocast ops per step.
-//   BM_Addmm_Ampbench / BM_Addmm_Native: one 8x8 addmm inside a scope, the per-op kernel cost.
+//   BM_Addmm_Ampbench / BM_Addmm_Native / BM_Addmm_None: one 8x8 addmm inside ampbench's scope,
+//   inside the native one, and with no autocast at all (plain float32): the per-op cost of each
+//   autocast kernel is its time minus None's.
 //   BM_Step_Alternating/L/W: blocks of ampbench and native steps in turn; counter ours_over_native.
 //
 // Run with interleaved repetitions so that load drifting on a shared machine hits all modes alike:
@@ -115,7 +117,7 @@ void BM_Step_Ampbench(benchmark::State& state) { run_steps(state, Mode::kAmpbenc
 void BM_Step_Native(benchmark::State& state) { run_steps(state, Mode::kNative); }
 void BM_Step_Fp32(benchmark::State& state) { run_steps(state, Mode::kFp32); }
 
-// One small addmm (8x8, float32 inputs, so both cast): the per-op cost of the autocast kernel.
+// One small addmm (8x8, float32 inputs, so both autocast kernels cast; kFp32 runs it as it is).
 void run_addmm(benchmark::State& state, Mode mode) {
   torch::set_num_threads(1);
   if (mode == Mode::kNative) {
@@ -132,8 +134,10 @@ void run_addmm(benchmark::State& state, Mode mode) {
 
 void BM_Addmm_Ampbench(benchmark::State& state) { run_addmm(state, Mode::kAmpbench); }
 void BM_Addmm_Native(benchmark::State& state) { run_addmm(state, Mode::kNative); }
+void BM_Addmm_None(benchmark::State& state) { run_addmm(state, Mode::kFp32); }
 BENCHMARK(BM_Addmm_Ampbench)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Addmm_Native)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Addmm_None)->Unit(benchmark::kMicrosecond);
 
 // ampbench and native in alternating blocks of steps inside one benchmark, so both see the same
 // machine load; counter ours_over_native = (ampbench step time) / (native step time), blocks summed.

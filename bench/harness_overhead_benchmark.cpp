@@ -1,0 +1,342 @@
+// What the harness adds to each timed CPU step, against the SimpleCNN FP32 training step it times
+// (target: under 1% of that step). Around every timed step, harness/src/cell_runner.cpp has: the
+// counting CPU allocator (CpuTensorMemoryMeter) under every tensor allocation, two steady_clock
+// reads with the step time pushed into a vector, the loss kept detached in a vector, the progress
+// sink (in an isolated cell's child process: one line formatted and flushed to a pipe) and the
+// stopping rule (reports::summarize over the step times so far, once min_steps are in).
+//
+//   BM_Step_Bare        the SimpleCNN `default` FP32 step (batch 32) as a plain loop writes it
+//                       through the workloads API: zero_grad, loss, backward, optimizer step, over 16
+//                       pre-made batches, on LibTorch's own CPU allocator. Counter:
+//                       cpu_allocations_per_step (counted on untimed steps)
+//   BM_Step_Harnessed   the same step with all of the above
+//   BM_Step_Paired      one bare and one harnessed step per iteration, in alternating order, so that
+//                       drift hits both alike. Counters, medians over the pairs: bare_step_us,
+//                       overhead_us_per_step (with its 95% CI: overhead_us_ci_low/high) and
+//                       overhead_fraction (overhead / bare step)
+//   BM_Bookkeeping      the harnessed step's bookkeeping around an empty step (no allocator cost)
+//   BM_TimerPair, BM_LossKeep, BM_ProgressSink, BM_StoppingRule/N   its parts
+//   BM_AllocFree/counting:0|1/bytes:B   one allocation and free through LibTorch's CPU allocator (0)
+//                       or the counting one (1)
+// The per-step overhead from the parts, more precise than the paired difference of two noisy
+// steps: BM_Bookkeeping + cpu_allocations_per_step * (AllocFree counting:1 - counting:0).
+//
+// The counting allocator has no uninstall: CpuTensorMemoryMeter::install() keeps it for the life
+// of the process. But c10::SetCPUAllocator replaces the current CPU allocator whenever the new
+// priority is at least as high, so every benchmark here selects the one it needs (LibTorch's for
+// bare steps, the counting one for harnessed steps) at the highest priority, and the comparison
+// holds in one process under any order, random interleaving included. A tensor keeps the deleter of
+// the allocator it came from, so switching between steps is safe; no switch happens inside a step.
+//
+// Not included: GradScaler telemetry (recorded inside scaler.update(), not separable through the
+// public API, and an FP32 cell has no scaler; grad_scaler_benchmark times update()) and the NVTX
+// phase ranges (private to the harness; a branch each without a profiler attached).
+//
+// One intra-op thread (the harness uses LibTorch's default: with more threads the step is shorter
+// and the same overhead a larger fraction). Run with interleaved repetitions so that load drifting
+// on a shared machine hits all benchmarks alike:
+//   harness_overhead_benchmark --benchmark_repetitions=10 --benchmark_enable_random_interleaving=true
+#include <ATen/Parallel.h>
+#include <benchmark/benchmark.h>
+#include <c10/core/CPUAllocator.h>
+
+#include "ampbench/harness/cell.h"
+#include "ampbench/harness/cell_runner.h"
+#include "ampbench/harness/memory_meters.h"
+#include "ampbench/reports/stats.h"
+#include "ampbench/workloads/registry.h"
+
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using ampbench::harness::CellProgress;
+using ampbench::harness::CellSpec;
+
+constexpr int kThreads = 1;
+constexpr std::int64_t kBatchPool = 16;  // as the runner's pool of pre-generated batches
+
+double seconds_between(Clock::time_point start, Clock::time_point end) {
+  return std::chrono::duration<double>(end - start).count();
+}
+
+struct CpuAllocators {
+  c10::Allocator* plain;     // LibTorch's, as a program without the harness has it
+  c10::Allocator* counting;  // CpuTensorMemoryMeter's
+};
+
+const CpuAllocators& cpu_allocators() {
+  static const CpuAllocators allocators = [] {
+    c10::Allocator* plain = c10::GetCPUAllocator();
+    (void)ampbench::harness::CpuTensorMemoryMeter::install();
+    return CpuAllocators{plain, c10::GetCPUAllocator()};
+  }();
+  return allocators;
+}
+
+// New CPU tensors come from `allocator` from now on (see the header comment for why this is safe).
+void use_cpu_allocator(c10::Allocator* allocator) {
+  c10::SetCPUAllocator(allocator, std::numeric_limits<std::uint8_t>::max());
+}
+
+// Forwards to another allocator and counts the calls: how many allocations a step makes.
+class AllocationCounter final : public c10::Allocator {
+ public:
+  explicit AllocationCounter(c10::Allocator* inner) : inner_(inner) {}
+
+  c10::DataPtr allocate(std::size_t bytes) override {
+    ++count_;
+    return inner_->allocate(bytes);
+  }
+  void copy_data(void* dest, const void* src, std::size_t count) const override { default_copy_data(dest, src, count); }
+  c10::DeleterFnPtr raw_deleter() const override { return inner_->raw_deleter(); }
+
+  [[nodiscard]] std::int64_t count() const { return count_.load(); }
+
+ private:
+  c10::Allocator* inner_;
+  std::atomic<std::int64_t> count_{0};
+};
+
+// The SimpleCNN FP32 training step as a plain loop writes it through the workloads API.
+class SimpleCnnStep {
+ public:
+  // WorkloadOptions{}: the `default` preset, seed 0, on the CPU.
+  SimpleCnnStep()
+      : workload_(ampbench::workloads::make_workload("simplecnn", ampbench::workloads::WorkloadOptions{})),
+        optimizer_(workload_->make_optimizer()) {
+    for (std::int64_t index = 0; index < kBatchPool; ++index) batches_.push_back(workload_->make_batch(index));
+  }
+
+  // One step on the next batch; returns the loss, still attached to its graph.
+  torch::Tensor run() {
+    const auto& batch = batches_[next_++ % batches_.size()];
+    optimizer_->zero_grad();
+    auto loss = workload_->loss(batch);
+    loss.backward();
+    optimizer_->step();
+    return loss;
+  }
+
+  // The runner's warm-up: first-call paths, oneDNN primitives, the optimizer's state.
+  void warm_up() {
+    for (std::int64_t step = 0; step < CellSpec{}.warmup; ++step) (void)run();
+  }
+
+ private:
+  std::unique_ptr<ampbench::workloads::Workload> workload_;
+  std::unique_ptr<torch::optim::Optimizer> optimizer_;
+  std::vector<ampbench::workloads::Batch> batches_;
+  std::size_t next_ = 0;
+};
+
+double allocations_per_step(SimpleCnnStep& step) {
+  constexpr int kSteps = 4;
+  AllocationCounter counter(cpu_allocators().plain);
+  use_cpu_allocator(&counter);
+  for (int i = 0; i < kSteps; ++i) (void)step.run();
+  use_cpu_allocator(cpu_allocators().plain);
+  return static_cast<double>(counter.count()) / kSteps;
+}
+
+// An isolated cell's child reports progress as one line per step on stderr, a pipe its parent
+// reads (harness/src/isolated_cell.cpp). Here the same line goes to /dev/null: the formatting and
+// one write(2) per step, without a reader to wake.
+ampbench::harness::ProgressSink child_progress_sink(std::ostream& out) {
+  return [&out](const CellProgress& update) {
+    out << "ampbench-progress " << update.step << ' ' << update.timed_steps << ' ' << update.timed_elapsed_s << ' '
+        << update.time_cap_s << std::endl;
+  };
+}
+
+// What cell_runner.cpp does around each timed CPU step, with CellSpec's defaults. Step times and
+// losses restart at max_steps, as a new cell would: the stopping rule costs here what it costs over
+// a whole cell, an upper bound since a quiet cell stops as soon as its median is precise enough.
+class StepBookkeeping {
+ public:
+  StepBookkeeping() : progress_file_("/dev/null"), progress_(child_progress_sink(progress_file_)) {}
+
+  template <typename Step>
+  void timed(const Step& step) {
+    const auto start = Clock::now();
+    losses_.push_back(step().detach());
+    const auto end = Clock::now();
+    step_times_.push_back(seconds_between(start, end));
+    const auto steps = static_cast<std::int64_t>(step_times_.size());
+    progress_({spec_.warmup + steps, steps, seconds_between(timed_start_, end), spec_.time_cap_s});
+    if (steps >= spec_.min_steps) {
+      benchmark::DoNotOptimize(ampbench::reports::summarize(step_times_).relative_ci_half_width <= spec_.max_noise);
+    }
+    if (steps >= spec_.max_steps) restart();
+  }
+
+ private:
+  void restart() {
+    step_times_.clear();
+    losses_.clear();
+    timed_start_ = Clock::now();
+  }
+
+  const CellSpec spec_{};
+  std::ofstream progress_file_;
+  ampbench::harness::ProgressSink progress_;
+  std::vector<double> step_times_;
+  std::vector<torch::Tensor> losses_;
+  Clock::time_point timed_start_ = Clock::now();
+};
+
+void BM_Step_Bare(benchmark::State& state) {
+  at::set_num_threads(kThreads);
+  use_cpu_allocator(cpu_allocators().plain);
+  SimpleCnnStep step;
+  step.warm_up();
+  state.counters["cpu_allocations_per_step"] = allocations_per_step(step);
+  for (auto _ : state) {
+    auto loss = step.run();
+    benchmark::DoNotOptimize(loss);
+  }
+  state.counters["threads"] = kThreads;
+}
+
+void BM_Step_Harnessed(benchmark::State& state) {
+  at::set_num_threads(kThreads);
+  use_cpu_allocator(cpu_allocators().counting);  // before the workload, as in the runner
+  SimpleCnnStep step;
+  step.warm_up();
+  StepBookkeeping bookkeeping;
+  for (auto _ : state) {
+    bookkeeping.timed([&] { return step.run(); });
+  }
+  state.counters["threads"] = kThreads;
+}
+
+void BM_Step_Paired(benchmark::State& state) {
+  at::set_num_threads(kThreads);
+  const auto& allocators = cpu_allocators();
+  use_cpu_allocator(allocators.plain);
+  SimpleCnnStep step;
+  step.warm_up();
+  StepBookkeeping bookkeeping;
+  const auto time_bare = [&] {
+    use_cpu_allocator(allocators.plain);
+    const auto start = Clock::now();
+    {
+      auto loss = step.run();
+      benchmark::DoNotOptimize(loss);
+    }
+    return seconds_between(start, Clock::now());
+  };
+  const auto time_harnessed = [&] {
+    use_cpu_allocator(allocators.counting);
+    const auto start = Clock::now();
+    bookkeeping.timed([&] { return step.run(); });
+    return seconds_between(start, Clock::now());
+  };
+  std::vector<double> bare_s;
+  std::vector<double> overhead_s;
+  bool bare_first = true;
+  for (auto _ : state) {
+    double bare_step = 0.0;
+    double harnessed_step = 0.0;
+    if (bare_first) {
+      bare_step = time_bare();
+      harnessed_step = time_harnessed();
+    } else {
+      harnessed_step = time_harnessed();
+      bare_step = time_bare();
+    }
+    bare_first = !bare_first;
+    bare_s.push_back(bare_step);
+    overhead_s.push_back(harnessed_step - bare_step);
+  }
+  use_cpu_allocator(allocators.plain);
+  const auto bare = ampbench::reports::summarize(bare_s);
+  const auto overhead = ampbench::reports::summarize(overhead_s);
+  state.counters["bare_step_us"] = 1e6 * bare.median;
+  state.counters["overhead_us_per_step"] = 1e6 * overhead.median;
+  state.counters["overhead_us_ci_low"] = 1e6 * overhead.ci_low;
+  state.counters["overhead_us_ci_high"] = 1e6 * overhead.ci_high;
+  state.counters["overhead_fraction"] = overhead.median / bare.median;
+  state.counters["threads"] = kThreads;
+}
+
+BENCHMARK(BM_Step_Bare)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Step_Harnessed)->Unit(benchmark::kMillisecond);
+// Long enough for ~100 pairs: the overhead is a small difference between two noisy steps.
+BENCHMARK(BM_Step_Paired)->Unit(benchmark::kMillisecond)->MinTime(5.0);
+
+// A scalar with a graph behind it, as a loss.
+torch::Tensor scalar_loss() { return torch::ones({}, torch::requires_grad()) * 2.0; }
+
+void BM_Bookkeeping(benchmark::State& state) {
+  const auto loss = scalar_loss();
+  StepBookkeeping bookkeeping;
+  for (auto _ : state) {
+    bookkeeping.timed([&] { return loss; });
+  }
+}
+
+void BM_TimerPair(benchmark::State& state) {
+  for (auto _ : state) {
+    const auto start = Clock::now();
+    benchmark::DoNotOptimize(seconds_between(start, Clock::now()));
+  }
+}
+
+void BM_LossKeep(benchmark::State& state) {
+  const auto loss = scalar_loss();
+  const auto max_steps = static_cast<std::size_t>(CellSpec{}.max_steps);
+  std::vector<torch::Tensor> losses;
+  for (auto _ : state) {
+    losses.push_back(loss.detach());
+    if (losses.size() >= max_steps) losses.clear();
+  }
+}
+
+void BM_ProgressSink(benchmark::State& state) {
+  std::ofstream out("/dev/null");
+  const auto sink = child_progress_sink(out);
+  std::int64_t step = 0;
+  for (auto _ : state) {
+    ++step;
+    sink({step, step, 1.0, CellSpec{}.time_cap_s});
+  }
+}
+
+// The stopping rule's summary over N step times (N: min_steps, a typical cell, max_steps).
+void BM_StoppingRule(benchmark::State& state) {
+  std::mt19937 generator(0);
+  std::normal_distribution<double> step_time(0.025, 0.0005);
+  std::vector<double> step_times(static_cast<std::size_t>(state.range(0)));
+  for (auto& time : step_times) time = step_time(generator);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(ampbench::reports::summarize(step_times).relative_ci_half_width);
+  }
+}
+
+void BM_AllocFree(benchmark::State& state) {
+  auto* allocator = state.range(0) == 1 ? cpu_allocators().counting : cpu_allocators().plain;
+  const auto bytes = static_cast<std::size_t>(state.range(1));
+  for (auto _ : state) {
+    auto data = allocator->allocate(bytes);
+    benchmark::DoNotOptimize(data.get());
+  }
+}
+
+BENCHMARK(BM_Bookkeeping);
+BENCHMARK(BM_TimerPair);
+BENCHMARK(BM_LossKeep);
+BENCHMARK(BM_ProgressSink);
+BENCHMARK(BM_StoppingRule)->Arg(CellSpec{}.min_steps)->Arg(100)->Arg(CellSpec{}.max_steps);
+// 256 bytes, and 4 MiB: the step's largest tensor (conv1's output, 32x32x32x32 float32).
+BENCHMARK(BM_AllocFree)->ArgNames({"counting", "bytes"})->ArgsProduct({{0, 1}, {256, 4 << 20}});
+
+}  // namespace
+
+BENCHMARK_MAIN();
