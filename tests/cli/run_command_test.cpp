@@ -1,7 +1,6 @@
 // `ampbench run` through the real binary: bad input is one line naming the culprit, exit 2 and
 // nothing written; a tiny real run writes a valid report; an aborting cell loses only itself.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -10,6 +9,7 @@
 
 #include "ampbench/reports/report_json.h"
 #include "support/process.h"
+#include "support/scratch_dir.h"
 
 namespace {
 
@@ -18,12 +18,6 @@ using ampbench::testing::run_process;
 
 class RunCommand : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("ampbench-run-test-" + std::to_string(getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   // Runs `ampbench run ARGS --out DIR/out` and checks the bad-input contract.
   void expect_bad_input(std::vector<std::string> args, const std::string& culprit) {
     args.insert(args.begin(), {AMPBENCH_CLI, "run"});
@@ -50,7 +44,7 @@ class RunCommand : public ::testing::Test {
             "1",          "--min-steps", "8",           "--steps",   "8",        "--out", out().string()};
   }
 
-  fs::path dir_;
+  ampbench::testing::ScratchDir dir_;
 };
 
 TEST_F(RunCommand, UnknownWorkloadModeOrPresetIsBadInput) {

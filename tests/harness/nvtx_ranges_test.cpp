@@ -3,7 +3,6 @@
 // range around every step's phases in training order, pushes and pops balanced and nested. The
 // cell runs in its own process, which inherits the injection's environment.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -15,6 +14,7 @@
 #include <vector>
 
 #include "support/process.h"
+#include "support/scratch_dir.h"
 
 namespace {
 
@@ -86,13 +86,7 @@ std::vector<std::string> phases_inside(const ThreadEvents& events, const std::st
 
 class NvtxRanges : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("ampbench-nvtx-test-" + std::to_string(getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  fs::path dir_;
+  ampbench::testing::ScratchDir dir_;
 };
 
 TEST_F(NvtxRanges, AnFp16CellShowsEachStepsPhasesInsideTheCellRange) {

@@ -8,8 +8,8 @@
 #include <fstream>
 
 #include "sample_report.h"
-#include "scratch_dir.h"
 #include "support/process.h"
+#include "support/scratch_dir.h"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <fstream>
 
 #include "sample_report.h"
-#include "scratch_dir.h"
+#include "support/scratch_dir.h"
 
 namespace {
 

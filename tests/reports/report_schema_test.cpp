@@ -6,8 +6,8 @@
 
 #include "ampbench/reports/report_json.h"
 #include "sample_report.h"
-#include "scratch_dir.h"
 #include "support/process.h"
+#include "support/scratch_dir.h"
 
 namespace {
 

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <string>
 
@@ -10,8 +11,10 @@ namespace ampbench::testing {
 
 class ScratchDir {
  public:
+  // Unique per process and per object: tests run in parallel processes, some with two of these.
   ScratchDir()
-      : path_(std::filesystem::temp_directory_path() / ("ampbench-reports-test-" + std::to_string(::getpid()))) {
+      : path_(std::filesystem::temp_directory_path() /
+              ("ampbench-test-" + std::to_string(::getpid()) + "-" + std::to_string(next_index()))) {
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
   }
@@ -26,6 +29,11 @@ class ScratchDir {
   [[nodiscard]] std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
 
  private:
+  static int next_index() {
+    static std::atomic<int> index{0};
+    return index++;
+  }
+
   std::filesystem::path path_;
 };
 
