@@ -57,11 +57,8 @@ class SimpleCnn final : public Workload {
  public:
   explicit SimpleCnn(const WorkloadOptions& options) : options_(options), size_(simple_cnn_preset(options.preset)) {
     size_.batch = batch_size(options, size_.batch);
-    student_ = build_seeded(options.seed, Stream::kStudent, [&] { return SimpleCnnNet(size_); });
-    teacher_ = build_seeded(options.seed, Stream::kTeacher, [&] { return SimpleCnnNet(size_); });
-    freeze(*teacher_);
-    student_->to(options.device);
-    teacher_->to(options.device);
+    build_student_and_teacher(
+        options.seed, options.device, [&] { return SimpleCnnNet(size_); }, student_, teacher_);
   }
 
   std::string name() const override { return "simplecnn"; }

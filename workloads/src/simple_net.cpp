@@ -45,11 +45,8 @@ class SimpleNet final : public Workload {
  public:
   explicit SimpleNet(const WorkloadOptions& options) : options_(options), size_(simple_net_preset(options.preset)) {
     size_.batch = batch_size(options, size_.batch);
-    student_ = build_seeded(options.seed, Stream::kStudent, [&] { return make_mlp(size_); });
-    teacher_ = build_seeded(options.seed, Stream::kTeacher, [&] { return make_mlp(size_); });
-    freeze(*teacher_);
-    student_->to(options.device);
-    teacher_->to(options.device);
+    build_student_and_teacher(
+        options.seed, options.device, [&] { return make_mlp(size_); }, student_, teacher_);
   }
 
   std::string name() const override { return "simplenet"; }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <ATen/core/Generator.h>
+#include <c10/core/Device.h>
 #include <torch/nn/module.h>
 #include <torch/types.h>
 
@@ -35,5 +36,17 @@ auto build_seeded(std::uint64_t seed, Stream stream, Build&& build) {
 
 // Freezes a teacher network: no gradients, inference only.
 void freeze(torch::nn::Module& teacher);
+
+// A teacher task's two networks of one architecture: the trainable student and the frozen
+// teacher, each with initial weights from its own stream, both moved to `device`.
+template <typename Net, typename Build>
+void build_student_and_teacher(std::uint64_t seed, const c10::Device& device, Build&& build, Net& student,
+                               Net& teacher) {
+  student = build_seeded(seed, Stream::kStudent, build);
+  teacher = build_seeded(seed, Stream::kTeacher, build);
+  freeze(*teacher);
+  student->to(device);
+  teacher->to(device);
+}
 
 }  // namespace ampbench::workloads::detail

@@ -77,11 +77,8 @@ class TransformerBlock final : public Workload {
       throw std::invalid_argument("transformer: d_model " + std::to_string(size_.d_model) +
                                   " is not divisible by heads " + std::to_string(size_.heads));
     }
-    student_ = build_seeded(options.seed, Stream::kStudent, [&] { return TransformerBlockNet(size_); });
-    teacher_ = build_seeded(options.seed, Stream::kTeacher, [&] { return TransformerBlockNet(size_); });
-    freeze(*teacher_);
-    student_->to(options.device);
-    teacher_->to(options.device);
+    build_student_and_teacher(
+        options.seed, options.device, [&] { return TransformerBlockNet(size_); }, student_, teacher_);
   }
 
   std::string name() const override { return "transformer"; }
