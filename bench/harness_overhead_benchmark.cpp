@@ -1,25 +1,25 @@
 // What the harness adds to each timed CPU step, against the SimpleCNN FP32 training step it times
-// (target: under 1% of that step). Around every timed step, harness/src/cell_runner.cpp has: the
-// counting CPU allocator (CpuTensorMemoryMeter) under every tensor allocation, two steady_clock
-// reads with the step time pushed into a vector, the loss kept detached in a vector, the progress
-// sink (in an isolated cell's child process: one line formatted and flushed to a pipe) and the
-// stopping rule (reports::summarize over the step times so far, once min_steps are in).
+// (target: under 1% of that step). Each timed step of the runner is detail::timed_step(): the mode's
+// memory ledger (two reads of the counting CPU allocator and a peak reset) around two steady_clock
+// reads, the step itself copying its loss into the session's preallocated buffer, and the counting
+// allocator under every tensor allocation. After each round the runner summarises the rounds so far
+// (the stopping rule): BM_RoundSummary.
 //
 //   BM_Step_Bare        the SimpleCNN `default` FP32 step (batch 32) as a plain loop writes it
 //                       through the workloads API: zero_grad, loss, backward, optimizer step, over 16
 //                       pre-made batches, on LibTorch's own CPU allocator. Counter:
 //                       cpu_allocations_per_step (counted on untimed steps)
-//   BM_Step_Harnessed   the same step with all of the above
+//   BM_Step_Harnessed   the same step as the runner times it: a ModeSession stepped by timed_step()
 //   BM_Step_Paired      one bare and one harnessed step per iteration, in alternating order, so that
 //                       drift hits both alike. Counters, medians over the pairs: bare_step_us,
 //                       overhead_us_per_step (with its 95% CI: overhead_us_ci_low/high) and
 //                       overhead_fraction (overhead / bare step)
-//   BM_Bookkeeping      the harnessed step's bookkeeping around an empty step (no allocator cost)
-//   BM_TimerPair, BM_LossKeep, BM_ProgressSink, BM_StoppingRule/N   its parts
+//   BM_Ledger, BM_TimerPair, BM_RoundSummary/N   the parts (N rounds summarised, with the paired
+//                       ratio against a reference)
 //   BM_AllocFree/counting:0|1/bytes:B   one allocation and free through LibTorch's CPU allocator (0)
 //                       or the counting one (1)
 // The per-step overhead from the parts, more precise than the paired difference of two noisy
-// steps: BM_Bookkeeping + cpu_allocations_per_step * (AllocFree counting:1 - counting:0).
+// steps: BM_Ledger + BM_TimerPair + cpu_allocations_per_step * (AllocFree counting:1 - counting:0).
 //
 // The counting allocator has no uninstall: CpuTensorMemoryMeter::install() keeps it for the life
 // of the process. But c10::SetCPUAllocator replaces the current CPU allocator whenever the new
@@ -27,10 +27,6 @@
 // bare steps, the counting one for harnessed steps) at the highest priority, and the comparison
 // holds in one process under any order, random interleaving included. A tensor keeps the deleter of
 // the allocator it came from, so switching between steps is safe; no switch happens inside a step.
-//
-// Not included: GradScaler telemetry (recorded inside scaler.update(), not separable through the
-// public API, and an FP32 cell has no scaler; grad_scaler_benchmark times update()) and the NVTX
-// phase ranges (private to the harness; a branch each without a profiler attached).
 //
 // One intra-op thread (the harness uses LibTorch's default: with more threads the step is shorter
 // and the same overhead a larger fraction). Run with interleaved repetitions so that load drifting
@@ -40,9 +36,9 @@
 #include <benchmark/benchmark.h>
 #include <c10/core/CPUAllocator.h>
 
-#include "ampbench/harness/cell.h"
-#include "ampbench/harness/cell_runner.h"
+#include "ampbench/harness/detail/interleaved_rounds.h"
 #include "ampbench/harness/memory_meters.h"
+#include "ampbench/harness/mode.h"
 #include "ampbench/reports/stats.h"
 #include "ampbench/workloads/registry.h"
 
@@ -56,8 +52,8 @@
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using ampbench::harness::CellProgress;
-using ampbench::harness::CellSpec;
+namespace detail = ampbench::harness::detail;
+const ampbench::reports::RunConfig kDefaults;
 
 constexpr int kThreads = 1;
 constexpr std::int64_t kBatchPool = 16;  // as the runner's pool of pre-generated batches
@@ -126,7 +122,7 @@ class SimpleCnnStep {
 
   // The runner's warm-up: first-call paths, oneDNN primitives, the optimizer's state.
   void warm_up() {
-    for (std::int64_t step = 0; step < CellSpec{}.warmup; ++step) (void)run();
+    for (std::int64_t step = 0; step < kDefaults.warmup; ++step) (void)run();
   }
 
  private:
@@ -145,50 +141,32 @@ double allocations_per_step(SimpleCnnStep& step) {
   return static_cast<double>(counter.count()) / kSteps;
 }
 
-// An isolated cell's child reports progress as one line per step on stderr, a pipe its parent
-// reads (harness/src/isolated_cell.cpp). Here the same line goes to /dev/null: the formatting and
-// one write(2) per step, without a reader to wake.
-ampbench::harness::ProgressSink child_progress_sink(std::ostream& out) {
-  return [&out](const CellProgress& update) {
-    out << "ampbench-progress " << update.step << ' ' << update.timed_steps << ' ' << update.timed_elapsed_s << ' '
-        << update.time_cap_s << std::endl;
-  };
-}
-
-// What cell_runner.cpp does around each timed CPU step, with CellSpec's defaults. Step times and
-// losses restart at max_steps, as a new cell would: the stopping rule costs here what it costs over
-// a whole cell, an upper bound since a quiet cell stops as soon as its median is precise enough.
-class StepBookkeeping {
+// The SimpleCNN FP32 mode as the runner steps it, loss buffer rewound when full (as a new cell's).
+class HarnessedStep {
  public:
-  StepBookkeeping() : progress_file_("/dev/null"), progress_(child_progress_sink(progress_file_)) {}
-
-  template <typename Step>
-  void timed(const Step& step) {
-    const auto start = Clock::now();
-    losses_.push_back(step().detach());
-    const auto end = Clock::now();
-    step_times_.push_back(seconds_between(start, end));
-    const auto steps = static_cast<std::int64_t>(step_times_.size());
-    progress_({spec_.warmup + steps, steps, seconds_between(timed_start_, end), spec_.time_cap_s});
-    if (steps >= spec_.min_steps) {
-      benchmark::DoNotOptimize(ampbench::reports::summarize(step_times_).relative_ci_half_width <= spec_.max_noise);
+  HarnessedStep()
+      : memory_(c10::Device(c10::kCPU)),
+        timer_(c10::Device(c10::kCPU)),
+        session_(task(), ampbench::harness::find_mode("fp32"), c10::Device(c10::kCPU), memory_, kDefaults.max_steps) {
+    for (std::int64_t step = 0; step < kDefaults.warmup; ++step) session_.metered_step(memory_);
+  }
+  void run() {
+    if (session_.steps_done() >= kDefaults.max_steps) {
+      session_.rewind_to(kDefaults.warmup);
+      host_seconds_.clear();
     }
-    if (steps >= spec_.max_steps) restart();
+    detail::timed_step(session_, memory_, timer_, host_seconds_);
   }
 
  private:
-  void restart() {
-    step_times_.clear();
-    losses_.clear();
-    timed_start_ = Clock::now();
+  static const ampbench::harness::WorkloadTask& task() {
+    static const ampbench::harness::WorkloadTask task{kDefaults, "simplecnn", {"fp32"}, {}};
+    return task;
   }
-
-  const CellSpec spec_{};
-  std::ofstream progress_file_;
-  ampbench::harness::ProgressSink progress_;
-  std::vector<double> step_times_;
-  std::vector<torch::Tensor> losses_;
-  Clock::time_point timed_start_ = Clock::now();
+  detail::TensorMemoryProbe memory_;
+  detail::StepTimer timer_;
+  detail::ModeSession session_;
+  std::vector<double> host_seconds_;
 };
 
 void BM_Step_Bare(benchmark::State& state) {
@@ -207,22 +185,19 @@ void BM_Step_Bare(benchmark::State& state) {
 void BM_Step_Harnessed(benchmark::State& state) {
   at::set_num_threads(kThreads);
   use_cpu_allocator(cpu_allocators().counting);  // before the workload, as in the runner
-  SimpleCnnStep step;
-  step.warm_up();
-  StepBookkeeping bookkeeping;
-  for (auto _ : state) {
-    bookkeeping.timed([&] { return step.run(); });
-  }
+  HarnessedStep step;
+  for (auto _ : state) step.run();
   state.counters["threads"] = kThreads;
 }
 
 void BM_Step_Paired(benchmark::State& state) {
   at::set_num_threads(kThreads);
   const auto& allocators = cpu_allocators();
+  use_cpu_allocator(allocators.counting);
+  HarnessedStep harnessed;
   use_cpu_allocator(allocators.plain);
   SimpleCnnStep step;
   step.warm_up();
-  StepBookkeeping bookkeeping;
   const auto time_bare = [&] {
     use_cpu_allocator(allocators.plain);
     const auto start = Clock::now();
@@ -235,7 +210,7 @@ void BM_Step_Paired(benchmark::State& state) {
   const auto time_harnessed = [&] {
     use_cpu_allocator(allocators.counting);
     const auto start = Clock::now();
-    bookkeeping.timed([&] { return step.run(); });
+    harnessed.run();
     return seconds_between(start, Clock::now());
   };
   std::vector<double> bare_s;
@@ -271,15 +246,15 @@ BENCHMARK(BM_Step_Harnessed)->Unit(benchmark::kMillisecond);
 // Long enough for ~100 pairs: the overhead is a small difference between two noisy steps.
 BENCHMARK(BM_Step_Paired)->Unit(benchmark::kMillisecond)->MinTime(5.0);
 
-// A scalar with a graph behind it, as a loss.
-torch::Tensor scalar_loss() { return torch::ones({}, torch::requires_grad()) * 2.0; }
-
-void BM_Bookkeeping(benchmark::State& state) {
-  const auto loss = scalar_loss();
-  StepBookkeeping bookkeeping;
+void BM_Ledger(benchmark::State& state) {
+  use_cpu_allocator(cpu_allocators().counting);
+  detail::TensorMemoryProbe memory(c10::Device(c10::kCPU));
+  detail::ModeMemoryLedger ledger;
   for (auto _ : state) {
-    bookkeeping.timed([&] { return loss; });
+    ledger.begin(memory);
+    ledger.end(memory);
   }
+  benchmark::DoNotOptimize(ledger.peak_bytes());
 }
 
 void BM_TimerPair(benchmark::State& state) {
@@ -289,34 +264,19 @@ void BM_TimerPair(benchmark::State& state) {
   }
 }
 
-void BM_LossKeep(benchmark::State& state) {
-  const auto loss = scalar_loss();
-  const auto max_steps = static_cast<std::size_t>(CellSpec{}.max_steps);
-  std::vector<torch::Tensor> losses;
-  for (auto _ : state) {
-    losses.push_back(loss.detach());
-    if (losses.size() >= max_steps) losses.clear();
-  }
-}
-
-void BM_ProgressSink(benchmark::State& state) {
-  std::ofstream out("/dev/null");
-  const auto sink = child_progress_sink(out);
-  std::int64_t step = 0;
-  for (auto _ : state) {
-    ++step;
-    sink({step, step, 1.0, CellSpec{}.time_cap_s});
-  }
-}
-
-// The stopping rule's summary over N step times (N: min_steps, a typical cell, max_steps).
-void BM_StoppingRule(benchmark::State& state) {
+// What the stopping rule computes after each round: every mode's interval over N rounds and the
+// paired ratio against the reference (here for one AMP mode).
+void BM_RoundSummary(benchmark::State& state) {
   std::mt19937 generator(0);
-  std::normal_distribution<double> step_time(0.025, 0.0005);
-  std::vector<double> step_times(static_cast<std::size_t>(state.range(0)));
-  for (auto& time : step_times) time = step_time(generator);
+  std::normal_distribution<double> round_time(0.025, 0.0005);
+  std::vector<double> reference(static_cast<std::size_t>(state.range(0)));
+  std::vector<double> mode(reference.size());
+  for (auto& time : reference) time = round_time(generator);
+  for (auto& time : mode) time = 2.0 * round_time(generator);
   for (auto _ : state) {
-    benchmark::DoNotOptimize(ampbench::reports::summarize(step_times).relative_ci_half_width);
+    benchmark::DoNotOptimize(ampbench::reports::summarize_rounds(reference).relative_ci_half_width);
+    benchmark::DoNotOptimize(ampbench::reports::summarize_rounds(mode).relative_ci_half_width);
+    benchmark::DoNotOptimize(ampbench::reports::paired_round_ratio(reference, mode).value);
   }
 }
 
@@ -329,11 +289,9 @@ void BM_AllocFree(benchmark::State& state) {
   }
 }
 
-BENCHMARK(BM_Bookkeeping);
+BENCHMARK(BM_Ledger);
 BENCHMARK(BM_TimerPair);
-BENCHMARK(BM_LossKeep);
-BENCHMARK(BM_ProgressSink);
-BENCHMARK(BM_StoppingRule)->Arg(CellSpec{}.min_steps)->Arg(100)->Arg(CellSpec{}.max_steps);
+BENCHMARK(BM_RoundSummary)->Arg(kDefaults.min_rounds)->Arg(20)->Arg(100);
 // 256 bytes, and 4 MiB: the step's largest tensor (conv1's output, 32x32x32x32 float32).
 BENCHMARK(BM_AllocFree)->ArgNames({"counting", "bytes"})->ArgsProduct({{0, 1}, {256, 4 << 20}});
 

@@ -8,6 +8,8 @@ namespace ampbench::cli {
 inline constexpr int kExitSuccess = 0;
 inline constexpr int kExitRegression = 1;  // a regression, or cells that failed
 inline constexpr int kExitBadInput = 2;    // bad usage or bad input; nothing was written
+// An error that is ampbench's own fault, not the input's: it must never read as a verdict.
+inline constexpr int kExitInternalError = 3;
 
 // Thrown for bad input that the parser cannot see (a file that does not parse, say). Its message
 // names the flag, file or field; main() prints it as one line and exits kExitBadInput.

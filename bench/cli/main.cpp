@@ -1,5 +1,6 @@
 // The ampbench command line: parses, dispatches to one subcommand, and maps every error to the
-// documented exit codes (0 success, 1 regression or failed cells, 2 bad usage or input).
+// documented exit codes (0 success, 1 regression or failed cells, 2 bad usage or input, 3 an
+// internal error).
 #include <CLI/CLI.hpp>
 
 #include <iostream>
@@ -7,6 +8,7 @@
 #include <string>
 
 #include "ampbench/harness/build_info.h"
+#include "ampbench/reports/run_config.h"
 #include "commands.h"
 #include "exit_codes.h"
 
@@ -64,8 +66,10 @@ int main(int argc, char** argv) {
     return actions.at(app.get_subcommands().front())();
   } catch (const cli::UsageError& error) {
     return bad_usage(error.what());
+  } catch (const reports::SettingError& error) {
+    return bad_usage(error.what());
   } catch (const std::exception& error) {
-    std::cerr << "ampbench: error: " << error.what() << "\n";
-    return cli::kExitRegression;
+    std::cerr << "ampbench: internal error: " << error.what() << "\n";
+    return cli::kExitInternalError;
   }
 }

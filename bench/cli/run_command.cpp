@@ -1,64 +1,91 @@
-// `ampbench run`: trains the suite's cells, prints progress to stderr and a table to stdout, and
-// writes DIR/report.json, DIR/report.md and DIR/report.html, each atomically. Exit 1 when any cell
-// failed (the reports still have the rest).
+// `ampbench run`: parses the settings (flags over a --config file over the defaults, all through
+// reports' one RunConfig field table), asks the harness to plan and run them, prints progress to
+// stderr and a table to stdout, and writes DIR/report.json, report.md and report.html. Exit 1 when
+// any cell failed (the reports still have the rest).
 #include <unistd.h>
 
-#include <chrono>
-#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 
-#include "ampbench/harness/environment_probe.h"
-#include "ampbench/harness/gemm_peak.h"
-#include "ampbench/harness/suite.h"
+#include "ampbench/harness/run.h"
 #include "ampbench/reports/atomic_file.h"
 #include "ampbench/reports/html.h"
 #include "ampbench/reports/markdown.h"
 #include "ampbench/reports/report_json.h"
+#include "ampbench/reports/run_config.h"
 #include "ampbench/reports/table.h"
 #include "commands.h"
 #include "exit_codes.h"
-#include "run_options.h"
+#include "run_progress.h"
 
 namespace ampbench::cli {
 namespace {
 
-// On a terminal a progress line overwrites the previous one; in a CI log only finished cells show.
-harness::ProgressPrinter stderr_progress() {
-  const bool terminal = isatty(STDERR_FILENO) != 0;
-  return [terminal](const std::string& line, bool replace_previous) {
-    if (terminal) {
-      std::cerr << "\r\033[K" << line << (replace_previous ? "" : "\n") << std::flush;
-    } else if (!replace_previous) {
-      std::cerr << line << "\n";
-    }
-  };
+struct RunFlags {
+  std::vector<std::pair<const reports::RunConfigField*, std::string>> settings;  // in command-line order
+  std::optional<std::string> config_file;
+  std::optional<std::string> out;
+  bool no_isolate = false;
+};
+
+// The --config file: a JSON object of settings (the keys of run_config_fields, plus "out").
+reports::RunConfig read_settings(const RunFlags& flags, std::filesystem::path& out) {
+  if (!flags.config_file) return reports::layer_run_config(nullptr, "", flags.settings);
+  const auto& file = *flags.config_file;
+  nlohmann::json values;
+  try {
+    values = reports::parse_json_text(reports::read_text_file(file, 1 << 20), file);
+  } catch (const reports::ReportError& error) {
+    const std::string what = error.what();
+    throw UsageError("--config " + (what.find("cannot") != std::string::npos ? file + ": cannot read the file" : what));
+  }
+  if (values.is_object() && values.contains("out")) {
+    if (!values["out"].is_string()) throw UsageError("--config " + file + ": 'out' must be a string");
+    out = values["out"].get<std::string>();
+    values.erase("out");
+  }
+  return reports::layer_run_config(&values, file, flags.settings);
 }
 
-// The roofline, measured in this process before the cells, with the threads they will use.
-void measure_gemm_peaks(const reports::RunConfig& config, reports::Environment& environment,
-                        const harness::ProgressPrinter& print) {
-  print("measuring the GEMM peak on " + config.device + " ...", true);
-  const auto start = std::chrono::steady_clock::now();
-  environment.gemm_peaks = harness::measure_gemm_peaks(config.device, config.threads);
-  char line[128];
-  std::snprintf(line, sizeof line, "GEMM peak on %s measured in %.2f s", config.device.c_str(),
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  print(line, false);
+// The report is written at the end; make sure it can be before spending minutes measuring. This
+// tries for real (permission bits say nothing to root) and removes whatever it created, so a run
+// that fails later leaves nothing behind.
+void require_writable_out(const std::filesystem::path& out) {
+  const auto absolute = std::filesystem::absolute(out);
+  auto first_missing = absolute;
+  while (!std::filesystem::exists(first_missing.parent_path()) && first_missing.has_parent_path() &&
+         first_missing.parent_path() != first_missing) {
+    first_missing = first_missing.parent_path();
+  }
+  const bool existed = std::filesystem::exists(absolute);
+  std::error_code error;
+  if (existed && !std::filesystem::is_directory(absolute))
+    throw UsageError("--out " + out.string() + ": not a directory");
+  if (!existed && !std::filesystem::create_directories(absolute, error)) {
+    throw UsageError("--out " + out.string() + ": cannot create the directory (" + error.message() + ")");
+  }
+  const auto probe = absolute / (".ampbench-write-probe-" + std::to_string(getpid()));
+  const bool writable = static_cast<bool>(std::ofstream(probe));
+  std::filesystem::remove(probe, error);
+  if (!existed) std::filesystem::remove_all(first_missing, error);
+  if (!writable) throw UsageError("--out " + out.string() + ": not writable");
 }
 
 int run(const RunFlags& flags) {
-  auto environment = harness::probe_environment();
-  const auto options = resolve_run_options(flags, environment);
-  if (options.config.threads > 0) environment.threads = options.config.threads;
-  const auto progress = stderr_progress();
-  measure_gemm_peaks(options.config, environment, progress);
-  const auto report = harness::run_suite(options.config, environment, progress);
-  std::filesystem::create_directories(options.out);
-  const auto report_path = options.out / "report.json";
+  std::filesystem::path out = "ampbench-out";
+  auto config = read_settings(flags, out);
+  if (flags.out) out = *flags.out;
+  if (flags.no_isolate) config.isolate = false;
+  const auto plan = harness::plan_run(std::move(config));
+  require_writable_out(out);
+  const auto report = harness::run(plan, stderr_progress(isatty(STDERR_FILENO) != 0));
+  std::filesystem::create_directories(out);
+  const auto report_path = out / "report.json";
   reports::write_report_atomically(report, report_path);
-  reports::write_file_atomically(options.out / "report.md", reports::render_markdown(report));
-  reports::write_file_atomically(options.out / "report.html", reports::render_html(report));
+  reports::write_file_atomically(out / "report.md", reports::render_markdown(report));
+  reports::write_file_atomically(out / "report.html", reports::render_html(report));
   std::cout << reports::render_table(report);
   std::cerr << "reports: " << report_path.string() << ", report.md, report.html\n";
   const bool any_failed =
@@ -72,28 +99,22 @@ Action add_run_command(CLI::App& app) {
   auto* command = app.add_subcommand(
       "run", "Train the suite's cells under each mode; write DIR/report.json, report.md, report.html");
   auto flags = std::make_shared<RunFlags>();
-  const auto option = [&](auto& field, const char* name, const char* help) {
-    command->add_option_function<typename std::decay_t<decltype(field)>::value_type>(
-        name, [&field](const auto& value) { field = value; }, help);
-  };
-  option(flags->workloads, "--workloads", "Comma-separated workloads (default: all; see 'ampbench list')");
-  option(flags->modes, "--modes", "Comma-separated modes (default: fp32,fp16,bf16; on a GPU also tf32)");
-  option(flags->device, "--device", "auto, cpu, cuda or cuda:N (default: auto = first GPU, else CPU)");
-  option(flags->preset, "--preset", "seed (the tutorials' sizes), default (the CPU suite) or large (GPUs)");
-  option(flags->steps, "--steps", "Most timed steps per cell (default 500)");
-  option(flags->min_steps, "--min-steps", "Fewest timed steps before the noise target may stop a cell (default 10)");
-  option(flags->warmup, "--warmup", "Untimed warm-up steps per cell (default 3)");
-  option(flags->max_noise, "--max-noise",
-         "Stop a cell once the median's 95% CI half-width is within this fraction (default 0.02)");
-  option(flags->time_cap_s, "--time-cap", "Seconds of timed steps per cell at most (default 6)");
-  option(flags->seed, "--seed", "Seed of the initial weights, the teacher and the data (default 0)");
-  option(flags->threads, "--threads", "Intra-op CPU threads (default: LibTorch's choice)");
-  option(flags->batch, "--batch", "Batch size for every workload, overriding the preset");
-  option(flags->config_file, "--config",
-         "JSON file with any of these settings (keys: workloads, modes, device, preset, "
-         "steps, min_steps, warmup, max_noise, time_cap_s, seed, threads, batch, out, "
-         "isolate); flags override it");
-  option(flags->out, "--out", "Output directory for report.json (default ampbench-out)");
+  const reports::RunConfig defaults;
+  for (const auto& field : reports::run_config_fields()) {
+    if (field.flag.empty()) continue;
+    const auto shown = field.show(defaults);
+    command->add_option_function<std::string>(
+        field.flag, [flags, &field](const std::string& text) { flags->settings.emplace_back(&field, text); },
+        field.help + (shown.empty() ? "" : " (default " + shown + ")"));
+  }
+  std::string keys;
+  for (const auto& field : reports::run_config_fields()) keys += field.file_key + ", ";
+  command->add_option_function<std::string>(
+      "--config", [flags](const std::string& file) { flags->config_file = file; },
+      "JSON file with any of these settings (keys: " + keys + "out); flags override it");
+  command->add_option_function<std::string>(
+      "--out", [flags](const std::string& out) { flags->out = out; },
+      "Output directory for report.json, report.md, report.html (default ampbench-out)");
   command->add_flag("--no-isolate", flags->no_isolate, "Run cells in this process (debugging; a crash ends the run)");
   return [flags] { return run(*flags); };
 }

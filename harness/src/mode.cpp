@@ -7,14 +7,28 @@ namespace ampbench::harness {
 const std::vector<Mode>& known_modes() {
   using c10::ScalarType;
   static const std::vector<Mode> modes{
-      {"fp32", "float32 throughout; the reference (TF32 off)", ScalarType::Float, false, false, false, false, 0.0},
-      {"fp16", "autocast float16 + GradScaler (dynamic loss scaling)", ScalarType::Half, true, true, false, false,
-       0.05},
-      {"bf16", "autocast bfloat16, no scaler", ScalarType::BFloat16, true, false, false, false, 0.10},
-      {"fp16-noscale", "autocast float16 without a scaler: shows why scaling matters", ScalarType::Half, true, false,
-       false, false, 0.05},
-      {"tf32", "float32 with TF32 matmul and convolutions (CUDA only)", ScalarType::Float, false, false, true, true,
-       0.02},
+      {.name = "fp32", .summary = "float32 throughout; the reference (TF32 off)"},
+      {.name = "fp16",
+       .summary = "autocast float16 + GradScaler (dynamic loss scaling)",
+       .compute_dtype = ScalarType::Half,
+       .autocast = true,
+       .grad_scaler = true,
+       .divergence_bound = 0.05},
+      {.name = "bf16",
+       .summary = "autocast bfloat16, no scaler",
+       .compute_dtype = ScalarType::BFloat16,
+       .autocast = true,
+       .divergence_bound = 0.10},
+      {.name = "fp16-noscale",
+       .summary = "autocast float16 without a scaler: shows why scaling matters",
+       .compute_dtype = ScalarType::Half,
+       .autocast = true,
+       .divergence_bound = 0.05},
+      {.name = "tf32",
+       .summary = "float32 with TF32 matmul and convolutions (CUDA only)",
+       .tf32 = true,
+       .cuda_only = true,
+       .divergence_bound = 0.02},
   };
   return modes;
 }

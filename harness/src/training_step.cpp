@@ -1,4 +1,4 @@
-#include "training_step.h"
+#include "ampbench/harness/detail/training_step.h"
 
 #include <ampbench/amp/autocast.h>
 

@@ -24,7 +24,44 @@ double smallest_exact_p(std::int64_t n1, std::int64_t n2) {
   return 2.0 * std::exp(-log_choose);
 }
 
+std::string rounds_figures(const CellComparison& cell) {
+  const auto& normalised = *cell.normalised_rounds;
+  std::string text = "step time per machine probe " + percent_interval(normalised.ratio) + ", p " +
+                     format_p_value(normalised.p_value) + " (" + std::to_string(cell.base_rounds) + " vs " +
+                     std::to_string(cell.current_rounds) + " rounds)";
+  if (cell.raw_rounds && cell.probe_rounds) {
+    text += "; raw " + format_percent(cell.raw_rounds->ratio.value - 1.0, true) + ", machine probe " +
+            format_percent(cell.probe_rounds->ratio.value - 1.0, true);
+  }
+  return text;
+}
+
+// Round by round, each round divided by its machine probe: a change must be resolved by the two
+// runs' own round-to-round noise (Welch's t test) and exceed the threshold to count. Beyond the
+// threshold but not resolved: inconclusive, listed with its interval, never a failure.
+void check_step_time_by_rounds(const CellComparison& cell, const CheckOptions& options, CellCheck& check) {
+  const auto& normalised = *cell.normalised_rounds;
+  const double change = normalised.ratio.value - 1.0;
+  const bool significant = normalised.p_value < options.alpha;
+  const std::string figures = rounds_figures(cell);
+  if (significant && change > options.max_slowdown) {
+    check.verdict = "regressed";
+    check.reasons.push_back(figures + " < alpha " + detail::format_general(options.alpha) + ", beyond the " +
+                            format_percent(options.max_slowdown, false) + " threshold");
+  } else if (significant && change < -options.max_slowdown) {
+    if (check.verdict == "pass") check.verdict = "improved";
+    check.reasons.push_back(figures + ": faster");
+  } else if (std::fabs(change) > options.max_slowdown) {
+    if (check.verdict == "pass") check.verdict = "inconclusive";
+    check.reasons.push_back(figures + ": beyond the threshold, but the runs' own noise cannot resolve it");
+  }
+}
+
 void check_step_time(const CellComparison& cell, const CheckOptions& options, CellCheck& check) {
+  if (cell.normalised_rounds) {
+    check_step_time_by_rounds(cell, options, check);
+    return;
+  }
   const double change = cell.time_ratio.value - 1.0;
   const bool significant = cell.u_test.p_value < options.alpha;
   const std::string figures =
@@ -102,6 +139,8 @@ CheckResult check_reports(const ReportComparison& comparison, const CheckOptions
   for (const auto& cell : comparison.cells) {
     result.cells.push_back(check_cell(cell, options));
     if (result.cells.back().verdict == "regressed") ++result.regressed;
+    if (result.cells.back().verdict == "inconclusive") ++result.inconclusive;
+    if (cell.comparable && !cell.normalised_rounds) ++result.compared_by_steps;
     if (result.cells.back().verdict == "not compared") ++result.missing;
   }
   for (const auto& key : comparison.only_in_base) result.cells.push_back({key, "missing", {"only in the baseline"}});

@@ -16,12 +16,25 @@ std::string limits_text(const CheckOptions& options) {
 std::string summary_line(const CheckResult& result, const CheckOptions& options) {
   std::string line = std::string(result.passed ? "PASS" : "FAIL") + ": " + std::to_string(result.regressed) + " of " +
                      std::to_string(result.cells.size()) + " cells regressed";
+  if (result.inconclusive > 0) {
+    line += ", " + std::to_string(result.inconclusive) + " inconclusive (beyond the threshold within the noise)";
+  }
   if (result.missing > 0) {
     line += ", " + std::to_string(result.missing) + " missing or not compared" +
             (options.strict ? "" : " (not failing without --strict)");
   }
-  return line + " (" + limits_text(options) + ")";
+  line += " (" + limits_text(options) + ")";
+  if (result.compared_by_steps > 0) {
+    line += "\n" + std::to_string(result.compared_by_steps) +
+            " cells compared step by step with the U test (a report without interleaved rounds, from an older "
+            "ampbench): that cannot tell machine drift from a code change";
+  }
+  return line;
 }
+
+// Regressions first: they are what the reader of a failed CI job is looking for; then what the
+// gate could not decide.
+constexpr const char* kVerdictOrder[] = {"regressed", "inconclusive", "missing", "not compared", "improved", "pass"};
 
 std::string joined(const std::vector<std::string>& parts) {
   std::string out;
@@ -33,8 +46,7 @@ std::string joined(const std::vector<std::string>& parts) {
 
 std::string render_check_text(const CheckResult& result, const CheckOptions& options) {
   std::string out;
-  // Regressions first: they are what the reader of a failed CI job is looking for.
-  for (const char* verdict : {"regressed", "missing", "not compared", "improved", "pass"}) {
+  for (const char* verdict : kVerdictOrder) {
     for (const auto& cell : result.cells) {
       if (cell.verdict != verdict) continue;
       std::string label = verdict == std::string("regressed") ? "REGRESSED" : verdict;
@@ -47,7 +59,7 @@ std::string render_check_text(const CheckResult& result, const CheckOptions& opt
 
 std::string render_check_markdown(const CheckResult& result, const CheckOptions& options) {
   detail::MarkdownTable table({"cell", "verdict", "details"});
-  for (const char* verdict : {"regressed", "missing", "not compared", "improved", "pass"}) {
+  for (const char* verdict : kVerdictOrder) {
     for (const auto& cell : result.cells) {
       if (cell.verdict != verdict) continue;
       table.add_row(

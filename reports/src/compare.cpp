@@ -6,11 +6,30 @@
 namespace ampbench::reports {
 namespace {
 
+std::vector<double> per_probe(const Rounds& rounds) {
+  std::vector<double> normalised;
+  for (std::size_t round = 0; round < rounds.step_time_s.size(); ++round) {
+    normalised.push_back(rounds.step_time_s[round] / rounds.probe_s[round]);
+  }
+  return normalised;
+}
+
+void compare_rounds_of(const CellResult& base, const CellResult& current, CellComparison& result) {
+  if (!base.rounds || !current.rounds) return;
+  result.base_rounds = static_cast<std::int64_t>(base.rounds->step_time_s.size());
+  result.current_rounds = static_cast<std::int64_t>(current.rounds->step_time_s.size());
+  result.raw_rounds = compare_rounds(base.rounds->step_time_s, current.rounds->step_time_s);
+  if (base.rounds->probe_s.empty() || current.rounds->probe_s.empty()) return;
+  result.probe_rounds = compare_rounds(base.rounds->probe_s, current.rounds->probe_s);
+  result.normalised_rounds = compare_rounds(per_probe(*base.rounds), per_probe(*current.rounds));
+}
+
 void compare_times(const CellResult& base, const CellResult& current, CellComparison& result) {
   result.base_time = summarize(base.step_times_s);
   result.current_time = summarize(current.step_times_s);
   result.time_ratio = median_ratio(current.step_times_s, base.step_times_s);
   result.u_test = mann_whitney_u(current.step_times_s, base.step_times_s);
+  compare_rounds_of(base, current, result);
 }
 
 void compare_memory_and_divergence(const CellResult& base, const CellResult& current, CellComparison& result) {

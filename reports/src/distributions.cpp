@@ -56,6 +56,17 @@ double student_t_two_sided_p(double t, double degrees_of_freedom) {
   return regularized_incomplete_beta(v / (v + t * t), v / 2.0, 0.5);
 }
 
+double student_t_critical_value(double two_sided_p, double degrees_of_freedom) {
+  // p falls monotonically in t; 60 halvings of [0, 1e6] pin t far below any printed precision.
+  double low = 0.0;
+  double high = 1e6;
+  for (int i = 0; i < 60; ++i) {
+    const double middle = 0.5 * (low + high);
+    (student_t_two_sided_p(middle, degrees_of_freedom) > two_sided_p ? low : high) = middle;
+  }
+  return 0.5 * (low + high);
+}
+
 double binomial_half_pmf(std::int64_t k, std::int64_t n) {
   if (k < 0 || k > n) return 0.0;
   const auto real = [](std::int64_t value) { return static_cast<double>(value); };

@@ -16,6 +16,10 @@ namespace ampbench::reports::detail {
 // P(|T| >= |t|) for Student's t with the given degrees of freedom (> 0).
 [[nodiscard]] double student_t_two_sided_p(double t, double degrees_of_freedom);
 
+// The t with P(|T| >= t) = two_sided_p for Student's t (0 < two_sided_p < 1, degrees of freedom
+// > 0), found by bisection on student_t_two_sided_p: e.g. 2.776 for p 0.05 and 4 degrees.
+[[nodiscard]] double student_t_critical_value(double two_sided_p, double degrees_of_freedom);
+
 // P(B = k) and P(B <= k) for B ~ Binomial(n, 1/2).
 [[nodiscard]] double binomial_half_pmf(std::int64_t k, std::int64_t n);
 [[nodiscard]] double binomial_half_cdf(std::int64_t k, std::int64_t n);

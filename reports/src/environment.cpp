@@ -44,7 +44,8 @@ void to_json(nlohmann::json& out, const Environment& environment) {
          {"cupti_version", environment.cupti_version},
          {"cuda_status", environment.cuda_status},
          {"devices", environment.devices},
-         {"gemm_peaks", environment.gemm_peaks}};
+         {"gemm_peaks", environment.gemm_peaks},
+         {"gpu_verification", environment.gpu_verification}};
 }
 
 void from_json(const nlohmann::json& in, Environment& environment) { environment = detail::read_environment(in, ""); }

@@ -49,13 +49,16 @@ std::string format_duration(double seconds) {
   return format_fixed(scaled, decimals_for(scaled)) + " " + unit.name;
 }
 
+std::string format_duration_interval(double value, double low, double high) {
+  if (!std::isfinite(value)) return "n/a";
+  const Unit& unit = unit_for(value);
+  const int decimals = decimals_for(value / unit.seconds);
+  return format_fixed(value / unit.seconds, decimals) + " " + unit.name + " [" +
+         format_fixed(low / unit.seconds, decimals) + ", " + format_fixed(high / unit.seconds, decimals) + "]";
+}
+
 std::string format_duration_ci(const SampleSummary& summary) {
-  if (!std::isfinite(summary.median)) return "n/a";
-  const Unit& unit = unit_for(summary.median);
-  const int decimals = decimals_for(summary.median / unit.seconds);
-  return format_fixed(summary.median / unit.seconds, decimals) + " " + unit.name + " [" +
-         format_fixed(summary.ci_low / unit.seconds, decimals) + ", " +
-         format_fixed(summary.ci_high / unit.seconds, decimals) + "]";
+  return format_duration_interval(summary.median, summary.ci_low, summary.ci_high);
 }
 
 std::string format_ratio(double value) { return std::isfinite(value) ? format_fixed(value, 2) + "x" : "n/a"; }

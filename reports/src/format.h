@@ -14,6 +14,8 @@ namespace ampbench::reports::detail {
 
 // "1.250 ms": four significant digits in ns, µs, ms or s, whichever keeps the value in [1, 1000).
 [[nodiscard]] std::string format_duration(double seconds);
+// "12.3 ms [12.0, 12.7]": a time with its interval, in the value's unit.
+[[nodiscard]] std::string format_duration_interval(double value, double low, double high);
 // "1.250 ms [1.225, 1.275]": the median and its CI in the median's unit and precision.
 [[nodiscard]] std::string format_duration_ci(const SampleSummary& summary);
 // "1.39x", or with the interval "1.39x [1.37, 1.41]".

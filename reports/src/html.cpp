@@ -58,15 +58,6 @@ std::string summary_table(const Report& report) {
   return out + "</tbody></table></div>\n";
 }
 
-std::string machine_line(const Environment& env) {
-  std::string line = env.cpu_model + " (" + env.cpu_capability + ", " + std::to_string(env.threads) + " threads)";
-  for (const auto& device : env.devices) {
-    if (device.name != "cpu") line += " · " + device.name + " " + device.model;
-  }
-  return line + " · torch " + env.torch_version + " · CUDA: " + env.cuda_status + " · ampbench " +
-         env.ampbench_version + " (" + env.git_revision + ") · " + env.timestamp_utc;
-}
-
 std::string peaks_paragraph(const Environment& env) {
   const auto note = detail::gemm_peaks_note(env);
   return note.empty() ? "" : "<p class=\"machine\">" + escaped(note) + "</p>\n";
@@ -78,8 +69,12 @@ std::string chart_section(const char* title, const char* id) {
 
 constexpr const char* kHowToRead =
     "<h2>How to read this</h2>\n<ul class=\"note\">\n"
-    "<li>Step time: the median of every timed step; whiskers show its distribution-free 95% confidence interval.</li>\n"
-    "<li>Speedup: FP32 median / this median, with a 95% bootstrap interval; the dashed line is 1.0x.</li>\n"
+    "<li>Step time: the modes of a workload take turns step by step, in rounds; each round's median step is one "
+    "draw of what the machine gives now, and the whiskers are the 95% interval over rounds: where a rerun on this "
+    "machine is expected to land (reports from before rounds: the median of the steps, order-statistic "
+    "interval).</li>\n"
+    "<li>Speedup: FP32 / this mode, round by round in the same rounds (drift cancels in each pair), geometric mean "
+    "with a 95% t interval; the dashed line is 1.0x.</li>\n"
     "<li>% of peak: achieved FLOP/s over the at::mm peak this run measured for the cell's compute dtype on this "
     "machine (not the datasheet figure).</li>\n"
     "<li>Loss divergence: &ldquo;diverged&rdquo; needs a paired t-test over the final steps with p &lt; 0.01 and a "
@@ -96,11 +91,12 @@ std::string render_html(const Report& report) {
       "<title>ampbench report</title>\n<style>";
   page += detail::kHtmlStyle;
   page += "</style>\n</head>\n<body>\n<h1>ampbench report</h1>\n<p class=\"machine\">" +
-          escaped(machine_line(report.environment)) + "</p>\n" + peaks_paragraph(report.environment) +
+          escaped(detail::machine_line(report)) + "</p>\n" + peaks_paragraph(report.environment) +
           "<p id=\"ampbench-render-status\" data-status=\"pending\">Drawing the charts (this needs JavaScript)…</p>\n" +
           "<h2>Summary</h2>\n" + summary_table(report);
-  if (const auto note = detail::failed_cells_note(report); !note.empty())
-    page += "<p class=\"note\">" + note + "</p>\n";
+  for (const auto& note : {detail::failed_cells_note(report), detail::gpu_verification_note(report)}) {
+    if (!note.empty()) page += "<p class=\"note\">" + escaped(note) + "</p>\n";
+  }
   page += chart_section("Step time per mode", "chart-step-time") + chart_section("Speedup vs FP32", "chart-speedup") +
           chart_section("Peak memory per mode", "chart-memory") + chart_section("Loss, FP32 vs AMP", "chart-loss") +
           chart_section("GradScaler scale", "chart-scale") +

@@ -8,19 +8,6 @@
 namespace ampbench::reports {
 namespace {
 
-std::string machine_line(const Report& report) {
-  const auto& env = report.environment;
-  std::string line = env.cpu_model + " (" + env.cpu_capability + ", " + std::to_string(env.threads) + " threads)";
-  for (const auto& device : env.devices) {
-    if (device.name != "cpu") line += " · " + device.name + " " + device.model;
-  }
-  line += " · torch " + env.torch_version;
-  if (!env.torch_cuda_version.empty()) line += " (CUDA " + env.torch_cuda_version + ")";
-  line += " · ampbench " + env.ampbench_version + " (" + env.git_revision + ") · " + env.timestamp_utc;
-  if (!report.config.preset.empty()) line += " · preset " + report.config.preset;
-  return detail::markdown_cell(line);
-}
-
 // The roofline the "% of peak" column reads against, with how each peak was measured.
 std::string gemm_peaks(const Environment& environment) {
   std::string lines;
@@ -87,9 +74,12 @@ std::string host_time_table(const Report& report) {
 
 constexpr const char* kHowToRead =
     "\n<details><summary>How to read this</summary>\n\n"
-    "- Step time: the median of every timed step, with a distribution-free 95% confidence interval "
-    "(order statistics).\n"
-    "- Speedup: FP32 median / this median, with a 95% bootstrap interval. Memory: peak tensor bytes / FP32's.\n"
+    "- Step time: the modes of a workload take turns step by step, in rounds. Each round's median step is one draw "
+    "of what this machine gives at that moment; the value is their geometric mean and the interval the 95% t "
+    "interval over rounds: where a rerun on this machine is expected to land. (Reports from before rounds: the "
+    "median of the steps with an order-statistic interval, which says nothing about a rerun.)\n"
+    "- Speedup: FP32 / this mode, paired round by round (both timed in the same rounds, so drift cancels in each "
+    "pair), geometric mean with a 95% t interval. Memory: this mode's own peak tensor bytes / FP32's.\n"
     "- % of peak: achieved FLOP/s (the workload's FLOPs per step / the median step time) over the GEMM peak above "
     "for the cell's compute dtype (tfloat32 for TF32 matmuls): how close training comes to this machine's at::mm.\n"
     "- Loss divergence: \"diverged\" needs both a paired t-test over the final steps with p < 0.01 and a mean "
@@ -100,8 +90,8 @@ constexpr const char* kHowToRead =
 }  // namespace
 
 std::string render_markdown(const Report& report) {
-  std::string out =
-      "## ampbench report\n\n" + machine_line(report) + "\n\n" + gemm_peaks(report.environment) + summary_table(report);
+  std::string out = "## ampbench report\n\n" + detail::markdown_cell(detail::machine_line(report)) + "\n\n" +
+                    gemm_peaks(report.environment) + summary_table(report);
   if (const auto note = detail::failed_cells_note(report); !note.empty()) out += "\n" + note + "\n";
   if (const auto note = detail::gpu_verification_note(report); !note.empty()) out += "\n" + note + "\n";
   return out + failed_cells(report) + precision_table(report) + host_time_table(report) + kHowToRead;

@@ -19,10 +19,6 @@ std::vector<double> finite_numbers(const json& value, const std::string& path) {
   return read_array<double>(value, path, read_finite_number);
 }
 
-std::vector<std::string> strings(const json& value, const std::string& path) {
-  return read_array<std::string>(value, path, read_string);
-}
-
 }  // namespace
 
 SampleSummary read_sample_summary(const json& in, const std::string& path) {
@@ -168,31 +164,67 @@ Divergence read_divergence(const json& in, const std::string& path) {
   return value;
 }
 
-RunConfig read_run_config(const json& in, const std::string& path) {
-  ObjectReader fields(in, path);
-  RunConfig value;
-  value.workloads = strings(fields.required("workloads"), fields.path_of("workloads"));
-  value.modes = strings(fields.required("modes"), fields.path_of("modes"));
-  value.device = fields.text("device");
-  value.preset = fields.text("preset");
-  value.warmup = fields.integer("warmup");
-  value.min_steps = fields.integer("min_steps");
-  value.max_steps = fields.integer("max_steps");
-  value.max_noise = fields.number_or_null("max_noise");
-  value.time_cap_s = fields.number_or_null("time_cap_s");
-  value.seed = fields.integer("seed");
-  value.threads = static_cast<int>(fields.integer("threads"));
-  if (const auto* batch = fields.optional("batch")) value.batch = read_integer(*batch, fields.path_of("batch"));
-  value.isolate = fields.flag("isolate");
-  fields.finish();
-  return value;
-}
-
 // Step times feed every statistic, so they must be finite; losses and scales may be null (NaN).
 void read_samples(ObjectReader& fields, CellResult& value) {
   value.step_times_s = finite_numbers(fields.required("step_times_s"), fields.path_of("step_times_s"));
   value.host_step_times_s = finite_numbers(fields.required("host_step_times_s"), fields.path_of("host_step_times_s"));
   value.losses = numbers_or_null(fields.required("losses"), fields.path_of("losses"));
+}
+
+RoundEstimate read_round_estimate(const json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  RoundEstimate value;
+  value.rounds = fields.integer("rounds");
+  value.value = fields.number_or_null("value");
+  value.ci_low = fields.number_or_null("ci_low");
+  value.ci_high = fields.number_or_null("ci_high");
+  value.relative_ci_half_width = fields.number_or_null("relative_ci_half_width");
+  fields.finish();
+  return value;
+}
+
+Rounds read_rounds(const json& in, const std::string& path, std::size_t timed_steps) {
+  ObjectReader fields(in, path);
+  Rounds value;
+  value.interleaved_modes =
+      read_array<std::string>(fields.required("interleaved_modes"), fields.path_of("interleaved_modes"), read_string);
+  value.steps_per_round = fields.integer("steps_per_round");
+  if (value.steps_per_round < 1) fail_at(fields.path_of("steps_per_round"), "must be at least 1");
+  value.step_round =
+      read_array<std::int64_t>(fields.required("step_round"), fields.path_of("step_round"), read_integer);
+  const auto positive_numbers = [&fields](std::string_view key) {
+    auto numbers = finite_numbers(fields.required(key), fields.path_of(key));
+    for (std::size_t i = 0; i < numbers.size(); ++i) {
+      if (numbers[i] <= 0.0) fail_at(fields.path_of(key) + "[" + std::to_string(i) + "]", "must be positive");
+    }
+    return numbers;
+  };
+  value.step_time_s = positive_numbers("step_time_s");
+  value.probe_s = positive_numbers("probe_s");
+  value.step_time = read_round_estimate(fields.required("step_time"), fields.path_of("step_time"));
+  fields.finish();
+  const auto rounds = value.step_time_s.size();
+  if (value.step_round.size() != timed_steps) {
+    fail_at(fields.path_of("step_round"), std::to_string(value.step_round.size()) + " round indices for " +
+                                              std::to_string(timed_steps) + " timed steps");
+  }
+  if (!value.probe_s.empty() && value.probe_s.size() != rounds) {
+    fail_at(fields.path_of("probe_s"),
+            std::to_string(value.probe_s.size()) + " values for " + std::to_string(rounds) + " rounds");
+  }
+  std::vector<bool> has_steps(rounds, false);
+  for (std::size_t i = 0; i < value.step_round.size(); ++i) {
+    const auto round = value.step_round[i];
+    if (round < 0 || static_cast<std::size_t>(round) >= rounds) {
+      fail_at(fields.path_of("step_round") + "[" + std::to_string(i) + "]",
+              "round " + std::to_string(round) + " outside the " + std::to_string(rounds) + " rounds");
+    }
+    has_steps[static_cast<std::size_t>(round)] = true;
+  }
+  for (std::size_t round = 0; round < rounds; ++round) {
+    if (!has_steps[round]) fail_at(fields.path_of("step_round"), "round " + std::to_string(round) + " has no step");
+  }
+  return value;
 }
 
 CellResult read_cell(const json& in, const std::string& path) {
@@ -217,6 +249,9 @@ CellResult read_cell(const json& in, const std::string& path) {
   value.precision = optional_object("precision", read_precision);
   value.tensor_cores = read_tensor_cores(fields.required("tensor_cores"), fields.path_of("tensor_cores"));
   value.divergence = optional_object("divergence", read_divergence);
+  if (const auto* rounds = fields.optional("rounds")) {
+    value.rounds = read_rounds(*rounds, fields.path_of("rounds"), value.step_times_s.size());
+  }
   value.speedup_vs_fp32 = optional_object("speedup_vs_fp32", read_ratio);
   value.memory_ratio_vs_fp32 = optional_object("memory_ratio_vs_fp32", read_ratio);
   fields.finish();

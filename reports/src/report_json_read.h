@@ -20,7 +20,10 @@ namespace ampbench::reports::detail {
 [[nodiscard]] TensorCoreMetric read_tensor_core_metric(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] TensorCoreUtilization read_tensor_cores(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] Divergence read_divergence(const nlohmann::json& in, const std::string& path);
-[[nodiscard]] RunConfig read_run_config(const nlohmann::json& in, const std::string& path);
+[[nodiscard]] RoundEstimate read_round_estimate(const nlohmann::json& in, const std::string& path);
+// Also checks that the rounds agree with the cell's steps: one round index per timed step, every
+// round holding steps, per-round values positive.
+[[nodiscard]] Rounds read_rounds(const nlohmann::json& in, const std::string& path, std::size_t timed_steps);
 [[nodiscard]] CellResult read_cell(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] DeviceInfo read_device_info(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] GemmPeak read_gemm_peak(const nlohmann::json& in, const std::string& path);

@@ -103,6 +103,23 @@ void to_json(nlohmann::json& out, const Divergence& value) {
          {"verdict", value.verdict}};
 }
 
+void to_json(nlohmann::json& out, const RoundEstimate& value) {
+  out = {{"rounds", value.rounds},
+         {"value", number(value.value)},
+         {"ci_low", number(value.ci_low)},
+         {"ci_high", number(value.ci_high)},
+         {"relative_ci_half_width", number(value.relative_ci_half_width)}};
+}
+
+void to_json(nlohmann::json& out, const Rounds& value) {
+  out = {{"interleaved_modes", value.interleaved_modes},
+         {"steps_per_round", value.steps_per_round},
+         {"step_round", value.step_round},
+         {"step_time_s", numbers(value.step_time_s)},
+         {"probe_s", numbers(value.probe_s)},
+         {"step_time", value.step_time}};
+}
+
 void to_json(nlohmann::json& out, const CellResult& value) {
   out = {{"workload", value.workload},
          {"mode", value.mode},
@@ -121,25 +138,12 @@ void to_json(nlohmann::json& out, const CellResult& value) {
          {"precision", optional(value.precision)},
          {"tensor_cores", value.tensor_cores},
          {"divergence", optional(value.divergence)},
+         {"rounds", optional(value.rounds)},
          {"speedup_vs_fp32", optional(value.speedup_vs_fp32)},
          {"memory_ratio_vs_fp32", optional(value.memory_ratio_vs_fp32)}};
 }
 
-void to_json(nlohmann::json& out, const RunConfig& value) {
-  out = {{"workloads", value.workloads},
-         {"modes", value.modes},
-         {"device", value.device},
-         {"preset", value.preset},
-         {"warmup", value.warmup},
-         {"min_steps", value.min_steps},
-         {"max_steps", value.max_steps},
-         {"max_noise", number(value.max_noise)},
-         {"time_cap_s", number(value.time_cap_s)},
-         {"seed", value.seed},
-         {"threads", value.threads},
-         {"batch", optional(value.batch)},
-         {"isolate", value.isolate}};
-}
+void to_json(nlohmann::json& out, const RunConfig& value) { out = run_config_to_json(value); }
 
 void to_json(nlohmann::json& out, const Report& value) {
   out = {

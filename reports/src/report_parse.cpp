@@ -1,5 +1,6 @@
 // The report's root and environment read strictly, and the from_json entry points over the
 // readers in report_json_read.cpp.
+#include <algorithm>
 #include <string>
 
 #include "ampbench/reports/report_json.h"
@@ -57,8 +58,34 @@ Environment read_environment(const nlohmann::json& in, const std::string& path) 
   if (const auto* peaks = fields.optional("gemm_peaks")) {
     value.gemm_peaks = read_array<GemmPeak>(*peaks, fields.path_of("gemm_peaks"), read_gemm_peak);
   }
+  if (const auto* note = fields.optional("gpu_verification")) {
+    value.gpu_verification = read_string(*note, fields.path_of("gpu_verification"));
+  }
   fields.finish();
   return value;
+}
+
+// Cells timed in the same rounds must agree on how many rounds there were: a mode missing from a
+// round would make every paired figure of its workload wrong.
+void check_rounds_agree(const std::vector<CellResult>& cells) {
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (!cells[i].rounds) continue;
+    for (std::size_t j = 0; j < i; ++j) {
+      const auto& other = cells[j];
+      const auto& modes = cells[i].rounds->interleaved_modes;
+      if (!other.rounds || other.workload != cells[i].workload || other.device != cells[i].device ||
+          other.preset != cells[i].preset || std::find(modes.begin(), modes.end(), other.mode) == modes.end() ||
+          other.rounds->interleaved_modes != modes) {
+        continue;
+      }
+      if (other.rounds->step_time_s.size() != cells[i].rounds->step_time_s.size()) {
+        fail_at("cells[" + std::to_string(i) + "].rounds.step_time_s",
+                std::to_string(cells[i].rounds->step_time_s.size()) + " rounds, but cells[" + std::to_string(j) +
+                    "] (" + other.mode + "), timed in the same rounds, has " +
+                    std::to_string(other.rounds->step_time_s.size()));
+      }
+    }
+  }
 }
 
 }  // namespace detail
@@ -72,9 +99,10 @@ Report parse_report(const nlohmann::json& in) {
     detail::fail_at("schema", std::string("expected \"") + kReportSchema + "\", got \"" + report.schema + "\"");
   }
   report.environment = detail::read_environment(fields.required("environment"), "environment");
-  report.config = detail::read_run_config(fields.required("config"), "config");
+  report.config = run_config_from_json(fields.required("config"), "config");
   report.cells = detail::read_array<CellResult>(fields.required("cells"), "cells", detail::read_cell);
   fields.finish();
+  detail::check_rounds_agree(report.cells);
   return report;
 }
 
@@ -90,7 +118,7 @@ void from_json(const nlohmann::json& in, TensorCoreMetric& value) { value = deta
 void from_json(const nlohmann::json& in, TensorCoreUtilization& value) { value = detail::read_tensor_cores(in, ""); }
 void from_json(const nlohmann::json& in, Divergence& value) { value = detail::read_divergence(in, ""); }
 void from_json(const nlohmann::json& in, CellResult& value) { value = detail::read_cell(in, ""); }
-void from_json(const nlohmann::json& in, RunConfig& value) { value = detail::read_run_config(in, ""); }
+void from_json(const nlohmann::json& in, RunConfig& value) { value = run_config_from_json(in, ""); }
 void from_json(const nlohmann::json& in, Report& value) { value = parse_report(in); }
 
 }  // namespace ampbench::reports

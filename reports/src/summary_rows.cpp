@@ -32,7 +32,11 @@ SummaryRow summary_row(const CellResult& cell) {
     row.error = cell.error.empty() ? "no error recorded" : cell.error;
     return row;
   }
-  row.cells.push_back(format_duration_ci(cell.throughput.step_time_s));
+  // Over rounds when the cell has them: the interval a rerun would fall in, not the steps' spread.
+  row.cells.push_back(cell.rounds
+                          ? format_duration_interval(cell.rounds->step_time.value, cell.rounds->step_time.ci_low,
+                                                     cell.rounds->step_time.ci_high)
+                          : format_duration_ci(cell.throughput.step_time_s));
   row.cells.push_back(cell.speedup_vs_fp32 ? format_ratio_ci(*cell.speedup_vs_fp32) : kNone);
   row.cells.push_back(cell.throughput.fraction_of_peak ? format_share(*cell.throughput.fraction_of_peak) : kNone);
   row.cells.push_back(format_bytes(cell.memory.peak_tensor_bytes));
@@ -70,9 +74,21 @@ std::string failed_cells_note(const Report& report) {
 std::string gpu_verification_note(const Report& report) {
   const bool any_gpu = std::any_of(report.cells.begin(), report.cells.end(),
                                    [](const CellResult& cell) { return cell.device.rfind("cuda", 0) == 0; });
-  if (!any_gpu) return "";
-  return "Note: this ampbench version's GPU paths (CUDA-event timing, CUDA memory, CUPTI tensor-core metrics) "
-         "compile and are tested without a GPU but have not yet been verified on a real GPU; see README.";
+  if (!any_gpu || report.environment.gpu_verification.empty()) return "";
+  return "Note: " + report.environment.gpu_verification;
+}
+
+std::string machine_line(const Report& report) {
+  const auto& env = report.environment;
+  std::string line = env.cpu_model + " (" + env.cpu_capability + ", " + std::to_string(env.threads) + " threads)";
+  for (const auto& device : env.devices) {
+    if (device.name != "cpu") line += " · " + device.name + " " + device.model;
+  }
+  line += " · torch " + env.torch_version;
+  if (!env.torch_cuda_version.empty()) line += " (CUDA " + env.torch_cuda_version + ")";
+  line += " · ampbench " + env.ampbench_version + " (" + env.git_revision + ") · " + env.timestamp_utc;
+  if (!report.config.preset.empty()) line += " · preset " + report.config.preset;
+  return line;
 }
 
 }  // namespace ampbench::reports::detail

@@ -26,8 +26,11 @@ struct SummaryRow {
 [[nodiscard]] std::string gemm_peaks_note(const Environment& environment);
 // "1 of 6 cells failed." or empty when none did.
 [[nodiscard]] std::string failed_cells_note(const Report& report);
-// For reports with CUDA cells: which of ampbench's GPU measurement paths have been checked on a
-// real GPU (none yet, as of this version; README "What has been verified"). Empty otherwise.
+// For reports with CUDA cells, the GPU-verification status the run recorded in its environment
+// (README "What has been verified"), as a note. Empty otherwise, and for reports without one.
 [[nodiscard]] std::string gpu_verification_note(const Report& report);
+// "CPU (AVX2, 2 threads) · cuda:0 H100 · torch 2.15.0 (CUDA 13.2) · ampbench 0.1.0 (abc) · time ·
+// preset default": the header line every renderer shows.
+[[nodiscard]] std::string machine_line(const Report& report);
 
 }  // namespace ampbench::reports::detail

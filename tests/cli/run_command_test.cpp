@@ -131,4 +131,62 @@ TEST_F(RunCommand, AnAbortingCellLosesOnlyItself) {
   }
 }
 
+// Numbers are decimal, whole, in range, and named when they are not (issue "Reliability" 5).
+TEST_F(RunCommand, NumbersAreParsedStrictlyAndBounded) {
+  expect_bad_input({"--seed", "18446744073709551615"}, "--seed: '18446744073709551615' is out of range");
+  expect_bad_input({"--seed", "0x10"}, "--seed: '0x10' is not a decimal integer");
+  expect_bad_input({"--threads", "4294967297"}, "--threads: '4294967297' is out of range");
+  expect_bad_input({"--threads", "10000"}, "--threads must be in [0, 1024], got 10000");
+  expect_bad_input({"--time-cap", "1e400"}, "--time-cap: '1e400' is out of range");
+  expect_bad_input({"--time-cap", "nan"}, "--time-cap: 'nan' is not finite");
+  expect_bad_input({"--warmup", "100001"}, "--warmup must be in [0, 100000]");
+  expect_bad_input({"--steps", "3x"}, "--steps: '3x' is not a decimal integer");
+  expect_bad_input({"--workloads", "simplenet,simplenet"}, "--workloads: 'simplenet' is listed twice");
+  expect_bad_input({"--modes", "fp32,bf16,fp32"}, "--modes: 'fp32' is listed twice");
+  expect_bad_input({"--min-steps", "9", "--steps", "3"}, "--min-steps (9) must not exceed --steps (3)");
+}
+
+// `--steps 3` alone lowers the default --min-steps with it: no complaint about a flag never given;
+// and a leading zero is decimal, not octal.
+TEST_F(RunCommand, StepsAloneAndLeadingZerosMeanWhatTheySay) {
+  auto args = tiny_run();
+  args.insert(args.end(), {"--steps", "3", "--seed", "010", "--modes", "fp32"});
+  const auto result = run_process(args);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto report = ampbench::reports::read_report(out() / "report.json");
+  EXPECT_EQ(report.config.max_steps, 3);
+  EXPECT_EQ(report.config.min_steps, 3);
+  EXPECT_EQ(report.config.seed, 10);
+}
+
+// The config file goes through the same table as the flags and the report.
+TEST_F(RunCommand, ConfigFileKeysAreTheReportsAndValidatedLikeFlags) {
+  expect_bad_input({"--config", write_file("range.json", "{\"threads\": 100000}").string()},
+                   "--threads must be in [0, 1024]");
+  expect_bad_input({"--config", write_file("list.json", "{\"modes\": \"fp32\"}").string()},
+                   "'modes' must be an array of strings");
+}
+
+// A worker that outlives --worker-timeout is killed; its cells fail with the reason, the run goes
+// on and writes its report.
+TEST_F(RunCommand, AHungWorkerIsKilledAndItsCellsFail) {
+  const auto result = run_process({AMPBENCH_CLI, "run", "--workloads", "transformer", "--modes", "fp32", "--preset",
+                                   "default", "--time-cap", "30", "--min-steps", "1000", "--steps", "1000",
+                                   "--worker-timeout", "2", "--out", out().string()});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  const auto report = ampbench::reports::read_report(out() / "report.json");
+  ASSERT_EQ(report.cells.size(), 1u);
+  EXPECT_EQ(report.cells[0].status, "failed");
+  EXPECT_NE(report.cells[0].error.find("timed out after 2 s"), std::string::npos) << report.cells[0].error;
+}
+
+// An error that is ampbench's own fault exits 3, never 1 (a verdict) or 2 (the input's fault): a
+// worker started by hand has no result pipe to write to.
+TEST(CliExitCodes, AnInternalErrorExitsThree) {
+  const auto result =
+      run_process({"/bin/sh", "-c", std::string("exec 3>&-; '") + AMPBENCH_CLI + "' cell-worker </dev/null"});
+  EXPECT_EQ(result.exit_code, 3) << result.err;
+  EXPECT_NE(result.err.find("internal error"), std::string::npos) << result.err;
+}
+
 }  // namespace

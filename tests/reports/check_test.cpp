@@ -185,4 +185,75 @@ TEST(Compare, CellByCellWithIntervalsAndMissingCells) {
   EXPECT_EQ(json.dump().find("NaN"), std::string::npos);
 }
 
+// A cell timed in interleaved rounds (one step per round here): round r took step[r], and the
+// machine probe in the same round took probe[r].
+Report rounds_report(const std::vector<double>& step, const std::vector<double>& probe) {
+  Report report = one_cell_report(step);
+  Rounds rounds;
+  rounds.interleaved_modes = {"fp16"};
+  rounds.steps_per_round = 1;
+  for (std::size_t r = 0; r < step.size(); ++r) rounds.step_round.push_back(static_cast<std::int64_t>(r));
+  rounds.step_time_s = step;
+  rounds.probe_s = probe;
+  rounds.step_time = summarize_rounds(step);
+  report.cells.back().rounds = rounds;
+  return report;
+}
+
+std::vector<double> scaled(std::vector<double> values, double factor) {
+  for (auto& value : values) value *= factor;
+  return values;
+}
+
+// The same code on a machine that is 25% slower today as a whole: the raw times differ clearly,
+// the probe says by how much, and per probe nothing changed.
+TEST(CheckByRounds, AUniformlySlowerMachineIsNotARegression) {
+  const auto noise = noisy_samples(1.0, 0.01, 12, 50);
+  std::vector<double> step;
+  std::vector<double> probe;
+  for (std::size_t r = 0; r < noise.size(); ++r) {
+    step.push_back(1e-3 * noise[r]);
+    probe.push_back(2e-4 * noise[r] * noisy_samples(1.0, 0.003, 12, 51)[r]);
+  }
+  const auto result = check(rounds_report(step, probe), rounds_report(scaled(step, 1.25), scaled(probe, 1.25)));
+  EXPECT_TRUE(result.passed) << render_check_text(result, {});
+  EXPECT_EQ(result.cells[0].verdict, "pass") << render_check_text(result, {});
+  EXPECT_EQ(result.compared_by_steps, 0);
+}
+
+TEST(CheckByRounds, FifteenPercentSlowerPerProbeFails) {
+  const auto step = noisy_samples(1e-3, 0.02, 10, 60);
+  const auto probe = noisy_samples(2e-4, 0.02, 10, 61);
+  const auto result = check(rounds_report(step, probe), rounds_report(scaled(noisy_samples(1e-3, 0.02, 10, 62), 1.15),
+                                                                      noisy_samples(2e-4, 0.02, 10, 63)));
+  EXPECT_FALSE(result.passed);
+  ASSERT_EQ(result.cells.size(), 1u);
+  EXPECT_EQ(result.cells[0].verdict, "regressed");
+  const std::string text = render_check_text(result, {});
+  EXPECT_NE(text.find("step time per machine probe +"), std::string::npos) << text;
+  EXPECT_NE(text.find("machine probe"), std::string::npos) << text;
+}
+
+// +12% in the means but 30% round-to-round noise over 4 rounds: the runs cannot resolve it, so it
+// is listed as inconclusive and passes.
+TEST(CheckByRounds, AChangeTheNoiseCannotResolveIsInconclusiveAndPasses) {
+  const std::vector<double> probe(4, 2e-4);
+  const std::vector<double> base{1.0e-3, 1.5e-3, 0.7e-3, 1.1e-3};
+  const std::vector<double> current{1.6e-3, 0.8e-3, 1.2e-3, 1.05e-3};
+  const auto result = check(rounds_report(base, probe), rounds_report(current, probe));
+  EXPECT_TRUE(result.passed);
+  EXPECT_EQ(result.inconclusive, 1);
+  EXPECT_EQ(result.cells[0].verdict, "inconclusive");
+  const std::string text = render_check_text(result, {});
+  EXPECT_NE(text.find("cannot resolve it"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 inconclusive"), std::string::npos) << text;
+}
+
+TEST(CheckByRounds, ReportsWithoutRoundsFallBackToTheUTestAndSaySo) {
+  const auto result =
+      check(one_cell_report(noisy_samples(1e-3, 0.01, 50, 1)), one_cell_report(noisy_samples(1e-3, 0.01, 50, 2)));
+  EXPECT_EQ(result.compared_by_steps, 1);
+  EXPECT_NE(render_check_text(result, {}).find("cannot tell machine drift from a code change"), std::string::npos);
+}
+
 }  // namespace

@@ -25,6 +25,8 @@ TEST(RenderMarkdown, PipesInErrorsCannotBreakTheTable) {
 TEST(RenderMarkdown, GpuCellShowsMetricMethodsAndHostTime) {
   Report report = make_sample_report();
   report.cells.push_back(ampbench::testing::sample_gpu_cell());
+  report.environment.gpu_verification =
+      "this ampbench version's GPU paths have not yet been verified on a real GPU; see README.";
   const std::string markdown = render_markdown(report);
   EXPECT_NE(markdown.find("tensor_core_kernel_time_share 0.62 fraction (cupti-activity-kernel-names)"),
             std::string::npos)
@@ -34,6 +36,16 @@ TEST(RenderMarkdown, GpuCellShowsMetricMethodsAndHostTime) {
   EXPECT_NE(markdown.find("have not yet been verified on a real GPU"), std::string::npos) << markdown;
   EXPECT_EQ(render_markdown(make_sample_report()).find("Device vs host"), std::string::npos)
       << "CPU cells have no separate host time";
+}
+
+// The note is what the run that wrote the report knew; a report without it (older, or from a
+// version whose GPU paths were verified) gets none, whatever this build knows.
+TEST(RenderMarkdown, GpuVerificationNoteComesFromTheReport) {
+  Report report = make_sample_report();
+  report.cells.push_back(ampbench::testing::sample_gpu_cell());
+  EXPECT_EQ(render_markdown(report).find("Note:"), std::string::npos);
+  report.environment.gpu_verification = "verified on H100 by ampbench 9.9.";
+  EXPECT_NE(render_markdown(report).find("Note: verified on H100 by ampbench 9.9."), std::string::npos);
 }
 
 TEST(RenderCheckMarkdown, MatchesGolden) {

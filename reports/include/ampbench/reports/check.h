@@ -23,8 +23,12 @@ struct CheckOptions {
 };
 
 // The rules, per matched cell (see check.cpp for the wording of each reason):
-// - step time regresses when the U test gives p < alpha and median(current) / median(base) - 1 >
-//   max_slowdown; the same with the sign reversed is an improvement;
+// - step time, when both cells have interleaved rounds: each round's median divided by the same
+//   round's machine probe, compared by Welch's t test on logs; it regresses when p < alpha and the
+//   ratio of geometric means - 1 > max_slowdown; the same with the sign reversed is an
+//   improvement; beyond the threshold without p < alpha it is "inconclusive" (passes, listed);
+// - step time, for older reports without rounds: the U test on the steps, as above (it cannot tell
+//   machine drift from a code change, and says so);
 // - memory regresses when peak tensor bytes grew by more than max_memory_growth (one value per
 //   cell, deterministic for a given workload and mode, so no test);
 // - divergence regresses when an AMP loss became non-finite, or, with max_divergence, when the
@@ -33,14 +37,17 @@ struct CheckOptions {
 // - a cell that failed in the current report but not in the baseline regresses.
 struct CellCheck {
   CellKey key;
-  std::string verdict;               // "pass", "improved", "regressed", "missing", "not compared"
+  // "pass", "improved", "inconclusive", "regressed", "missing", "not compared"
+  std::string verdict;
   std::vector<std::string> reasons;  // the figures behind a regression or improvement, or notes
 };
 
 struct CheckResult {
   std::vector<CellCheck> cells;
   int regressed = 0;
-  int missing = 0;  // missing from one side, or failed in both
+  int inconclusive = 0;       // changes beyond the threshold that the runs' noise cannot resolve
+  int compared_by_steps = 0;  // cells without rounds on both sides (older reports): the U test fallback
+  int missing = 0;            // missing from one side, or failed in both
   bool passed = true;
 };
 

@@ -37,6 +37,15 @@ struct CellComparison {
   SampleSummary current_time;
   Ratio time_ratio;    // current median / base median, bootstrap 95% CI
   UTestResult u_test;  // current vs base step times
+  // By rounds, when both cells have them: each round's time divided by that round's machine probe
+  // (a fixed float32 GEMM timed in the same rotation), so a machine that is slower today as a whole
+  // cancels out; Welch's t test on the logs. The raw round times' change and the probe's change
+  // are kept beside it, to show how much of the raw change was the machine.
+  std::optional<RoundComparison> normalised_rounds;
+  std::int64_t base_rounds = 0;
+  std::int64_t current_rounds = 0;
+  std::optional<RoundComparison> raw_rounds;
+  std::optional<RoundComparison> probe_rounds;
   std::int64_t base_peak_bytes = 0;
   std::int64_t current_peak_bytes = 0;
   std::optional<double> memory_ratio;  // current / base peak tensor bytes; absent when base is 0

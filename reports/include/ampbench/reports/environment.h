@@ -45,6 +45,10 @@ struct Environment {
   std::string cuda_status;           // "available" or why no GPU can be used
   std::vector<DeviceInfo> devices;   // the CPU first, then every visible GPU
   std::vector<GemmPeak> gemm_peaks;  // empty when none was measured (`ampbench env`, older reports)
+  // How far the GPU measurement paths of the ampbench that wrote the report have been verified on a
+  // real GPU, written by a run on a GPU (which knows its own version); empty otherwise and in older
+  // reports, which then render without a note.
+  std::string gpu_verification;
 };
 
 void to_json(nlohmann::json& out, const DeviceInfo& device);

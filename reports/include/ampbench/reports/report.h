@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ampbench/reports/environment.h"
+#include "ampbench/reports/run_config.h"
 
 namespace ampbench::reports {
 
@@ -117,6 +118,30 @@ struct Divergence {
   std::string verdict;  // "within bound", "diverged", "non-finite loss"
 };
 
+// An estimate over the interleaved rounds of a run with its 95% CI: what a rerun on this machine
+// would see, since each round is a fresh draw of the machine's state (see stats.h).
+struct RoundEstimate {
+  std::int64_t rounds = 0;
+  double value = 0.0;
+  double ci_low = 0.0;
+  double ci_high = 0.0;
+  double relative_ci_half_width = 0.0;  // (ci_high - ci_low) / 2 / value
+};
+
+// How a cell was timed: the modes of one workload take turns step by step (the order rotating
+// and flipping every pass), grouped into rounds; every round has steps of every mode. Absent in
+// reports from before rounds existed.
+struct Rounds {
+  std::vector<std::string> interleaved_modes;  // the modes timed in the same rounds, this one included
+  std::int64_t steps_per_round = 0;
+  std::vector<std::int64_t> step_round;  // the round of each timed step (step_times_s order)
+  std::vector<double> step_time_s;       // per round: the median of this cell's steps in it
+  // Per round: the median time of a fixed float32 at::mm timed in the same rotation, the
+  // machine's own speed at that moment; `check` divides by it to tell drift from code changes.
+  std::vector<double> probe_s;
+  RoundEstimate step_time;  // over rounds: the geometric mean of step_time_s with its interval
+};
+
 struct CellResult {
   std::string workload;
   std::string mode;
@@ -134,26 +159,12 @@ struct CellResult {
   std::optional<ScalerTelemetry> scaler;
   std::optional<PrecisionAudit> precision;
   TensorCoreUtilization tensor_cores;
-  std::optional<Divergence> divergence;       // AMP cells, when the FP32 cell succeeded
-  std::optional<Ratio> speedup_vs_fp32;       // FP32 median / this median
+  std::optional<Divergence> divergence;  // AMP cells, when the FP32 cell succeeded
+  std::optional<Rounds> rounds;
+  // FP32 / this: over paired rounds (the geometric mean of per-round ratios, t interval) when
+  // both cells have rounds, else medians over steps with a bootstrap interval (older reports).
+  std::optional<Ratio> speedup_vs_fp32;
   std::optional<Ratio> memory_ratio_vs_fp32;  // this peak / FP32 peak (no interval: one value each)
-};
-
-// The run's settings, as given (after defaults), so the run can be reproduced.
-struct RunConfig {
-  std::vector<std::string> workloads;
-  std::vector<std::string> modes;
-  std::string device;
-  std::string preset;
-  std::int64_t warmup = 0;
-  std::int64_t min_steps = 0;
-  std::int64_t max_steps = 0;
-  double max_noise = 0.0;   // target relative CI half-width of the median
-  double time_cap_s = 0.0;  // per cell, timed phase
-  std::int64_t seed = 0;
-  int threads = 0;
-  std::optional<std::int64_t> batch;  // overrides the preset's batch size
-  bool isolate = true;
 };
 
 struct Report {

@@ -39,6 +39,8 @@ void to_json(nlohmann::json& out, const PrecisionAudit& value);
 void to_json(nlohmann::json& out, const TensorCoreMetric& value);
 void to_json(nlohmann::json& out, const TensorCoreUtilization& value);
 void to_json(nlohmann::json& out, const Divergence& value);
+void to_json(nlohmann::json& out, const RoundEstimate& value);
+void to_json(nlohmann::json& out, const Rounds& value);
 void to_json(nlohmann::json& out, const CellResult& value);
 void to_json(nlohmann::json& out, const RunConfig& value);
 void to_json(nlohmann::json& out, const Report& value);

@@ -75,6 +75,29 @@ inline constexpr std::int64_t kDivergenceWindow = 20;
 [[nodiscard]] Divergence compute_divergence(const std::vector<double>& reference_losses,
                                             const std::vector<double>& amp_losses, double bound);
 
+// Estimates over rounds. Each round's value is one draw of "what this cell costs on this machine
+// now"; slow drift moves whole rounds, so the spread between rounds, not between the steps inside
+// one, says what a rerun would see. Values are positive times (or ratios of times), so they are
+// combined on the log scale: the estimate is the geometric mean, and its 95% interval is the
+// Student t interval of the mean log, exp(mean +- t(0.975, n - 1) sd / sqrt(n)). One round gives
+// a point interval. Throws std::invalid_argument for no values or a value that is not finite and
+// positive.
+[[nodiscard]] RoundEstimate summarize_rounds(const std::vector<double>& values);
+
+// The paired-rounds ratio reference[r] / values[r] summarised as above, as a Ratio: the speedup
+// of a mode over the reference measured in the same rounds. Throws std::invalid_argument for
+// different lengths or no rounds.
+[[nodiscard]] Ratio paired_round_ratio(const std::vector<double>& reference, const std::vector<double>& values);
+
+// Welch's two-sample t test on the logs of two sets of positive round values: whether their
+// geometric means differ, and the 95% interval of the ratio geomean(current) / geomean(base).
+// Needs at least two values on each side (else the interval is unbounded and p is 1).
+struct RoundComparison {
+  Ratio ratio;
+  double p_value = 1.0;
+};
+[[nodiscard]] RoundComparison compare_rounds(const std::vector<double>& base, const std::vector<double>& current);
+
 // The two-sided Mann-Whitney U test (Wilcoxon rank-sum), as Google Benchmark's compare.py runs it
 // through scipy.stats.mannwhitneyu. u is U of the first sample: the number of pairs (x, y) with
 // x > y, ties counting 1/2. Exact (the permutation distribution of U) when the smaller sample has

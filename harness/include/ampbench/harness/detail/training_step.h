@@ -1,4 +1,4 @@
-// Private: one training step of a workload in a mode. What differs between modes lives here and
+// Internal: one training step of a workload in a mode. What differs between modes lives here and
 // nowhere else: the autocast scope around the forward pass, and the GradScaler around backward and
 // the optimizer step.
 #pragma once

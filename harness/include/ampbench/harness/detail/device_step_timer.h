@@ -1,4 +1,4 @@
-// Private: per-step GPU time from a pair of events around each step on the device's current
+// Internal: per-step GPU time from a pair of events around each step on the device's current
 // stream. Recording an event does not wait for the device, so the timed loop never synchronises
 // beyond what the step itself does; times are read for steps the device has finished (a
 // non-blocking query) while the loop runs, and for all of them at the end.

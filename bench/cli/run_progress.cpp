@@ -1,0 +1,66 @@
+#include "run_progress.h"
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+namespace ampbench::cli {
+namespace {
+
+std::string prefix(const harness::RunEvent& event) {
+  return "[" + std::to_string(event.workload_index + 1) + "/" + std::to_string(event.workload_count) + "] " +
+         event.workload;
+}
+
+// "[1/3] simplecnn: round 4, 36 steps per mode, 5.1 s of at most 18 s" while timing.
+std::string progress_text(const harness::RunEvent& event) {
+  const auto& progress = event.progress;
+  if (progress.phase != "rounds") return prefix(event) + ": " + progress.phase + " ...";
+  char text[160];
+  std::snprintf(text, sizeof text, ": round %lld, %lld steps per mode, %.1f s of at most %.0f s",
+                static_cast<long long>(progress.round), static_cast<long long>(progress.timed_steps),
+                progress.elapsed_s, progress.time_cap_s);
+  return prefix(event) + text;
+}
+
+std::string finished_text(const harness::RunEvent& event) {
+  const auto& cell = *event.cell;
+  return prefix(event) + " " + cell.mode + " " + cell.device + ": " +
+         (cell.status == "ok" ? cell.throughput.stop_reason : "FAILED: " + cell.error);
+}
+
+}  // namespace
+
+harness::RunObserver stderr_progress(bool terminal) {
+  return [terminal](const harness::RunEvent& event) {
+    using Kind = harness::RunEvent::Kind;
+    std::string line;
+    bool replace = false;
+    switch (event.kind) {
+      case Kind::kGemmPeakStarted:
+        line = "measuring the GEMM peak ...";
+        replace = true;
+        break;
+      case Kind::kGemmPeakMeasured: {
+        char text[64];
+        std::snprintf(text, sizeof text, "GEMM peak measured in %.2f s", event.seconds);
+        line = text;
+        break;
+      }
+      case Kind::kWorkloadProgress:
+        line = progress_text(event);
+        replace = true;
+        break;
+      case Kind::kCellFinished:
+        line = finished_text(event);
+        break;
+    }
+    if (terminal) {
+      std::cerr << "\r\033[K" << line << (replace ? "" : "\n") << std::flush;
+    } else if (!replace) {
+      std::cerr << line << "\n";
+    }
+  };
+}
+
+}  // namespace ampbench::cli

@@ -1,0 +1,87 @@
+// Internal (used by the runner and its benchmark): the timed phase of a workload. The modes take turns one step at a
+// time, together with a fixed float32 GEMM (the machine probe), in an order that rotates every pass and flips every
+// cycle, so slow drift of the machine hits every mode alike. Passes are grouped into rounds; after
+// each round the intervals over rounds are updated, and the phase stops once they are all within
+// the target precision (or at a cap). See DESIGN.md, "Measurement rules".
+#pragma once
+
+#include <c10/core/Device.h>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ampbench/harness/detail/device_step_timer.h"
+#include "ampbench/harness/detail/mode_session.h"
+
+namespace ampbench::harness::detail {
+
+// Host or device time of one slot's steps. On a GPU each step is bracketed by device events
+// (read when the round ends); on the CPU by the host clock.
+class StepTimer {
+ public:
+  explicit StepTimer(c10::Device device);
+  template <typename Work>
+  void time(Work&& work, std::vector<double>& host_seconds) {
+    const auto start = std::chrono::steady_clock::now();
+    if (device_timer_) device_timer_->start_step();
+    work();
+    if (device_timer_) device_timer_->end_step();
+    host_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  // Every step's time so far (waits for the device on GPUs).
+  [[nodiscard]] const std::vector<double>& all(const std::vector<double>& host_seconds);
+  [[nodiscard]] bool on_device() const { return device_timer_.has_value(); }
+
+ private:
+  std::optional<DeviceStepTimer> device_timer_;
+};
+
+// One timed step of a mode exactly as the rounds run it: the memory ledger around the step, the
+// timer inside. bench/harness_overhead_benchmark times this against a bare step.
+void timed_step(ModeSession& session, TensorMemoryProbe& memory, StepTimer& timer, std::vector<double>& host_seconds);
+
+struct RoundRules {
+  std::int64_t min_steps = 1;   // per mode, before the precision target may stop
+  std::int64_t max_steps = 1;   // per mode
+  std::int64_t min_rounds = 2;  // before the precision target may stop
+  std::int64_t steps_per_round = 1;
+  double max_noise = 0.02;  // relative 95% CI half-width over rounds, for every estimate
+  double time_cap_s = 1.0;  // the whole timed phase
+};
+
+// Steps per round when the user leaves it to ampbench: rounds of about time_cap / 20 (so a capped
+// run still has about 20 rounds to estimate its spread from), at most a second, and at least one
+// step. `pass_seconds` is one step of every mode together.
+[[nodiscard]] std::int64_t auto_steps_per_round(double pass_seconds, double time_cap_s);
+
+// The order of slot indices 0..slots-1 in pass `pass`: rotated by the pass, reversed every other
+// cycle of `slots` passes, so each slot visits every position and runs both before and after
+// every other slot.
+[[nodiscard]] std::vector<std::size_t> pass_order(std::size_t slots, std::int64_t pass);
+
+struct SessionTimes {
+  std::vector<double> step_s;       // every timed step (device time on GPUs)
+  std::vector<double> host_step_s;  // host time per step (GPUs only)
+  std::vector<std::int64_t> step_round;
+  std::vector<double> round_median_s;
+  std::string error;  // set when a step threw: the session left the rotation then
+};
+
+struct RoundsOutcome {
+  std::vector<SessionTimes> sessions;  // in the order given
+  std::vector<double> probe_round_median_s;
+  std::int64_t rounds = 0;
+  std::string stop_reason;  // "precision reached", "time cap", "step cap", "every mode failed"
+};
+
+using RoundProgress = std::function<void(std::int64_t round, std::int64_t steps, double elapsed_s)>;
+
+// sessions[0] is the reference the speedups are paired against (when more than one session).
+[[nodiscard]] RoundsOutcome run_rounds(std::vector<ModeSession*> sessions, TensorMemoryProbe& memory,
+                                       const RoundRules& rules, c10::Device device, const RoundProgress& progress = {});
+
+}  // namespace ampbench::harness::detail

@@ -1,0 +1,67 @@
+// Internal (used by the runner and bench/harness_overhead_benchmark): one mode of a workload, ready to step: its own
+// model (seeded like every other mode's), optimizer, GradScaler, batches and loss buffer, and the memory ledger of
+// everything it allocates. The rounds call step() on several sessions in turn.
+#pragma once
+
+#include <ampbench/amp/grad_scaler.h>
+#include <torch/torch.h>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "ampbench/harness/detail/tensor_memory.h"
+#include "ampbench/harness/detail/training_step.h"
+#include "ampbench/harness/mode.h"
+#include "ampbench/harness/workload_task.h"
+#include "ampbench/workloads/workload.h"
+
+namespace ampbench::harness::detail {
+
+class ModeSession {
+ public:
+  // Builds the workload and its batches; allocations count towards this mode's ledger.
+  // `step_capacity` bounds the steps this session may run (for the preallocated loss buffer).
+  ModeSession(const WorkloadTask& task, const Mode& mode, c10::Device device, TensorMemoryProbe& memory,
+              std::int64_t step_capacity);
+
+  // One training step on the next batch (the same sequence for every mode), its loss copied into
+  // the preallocated buffer without a host sync. Sets the mode's float32 precision first, since
+  // modes of one process take turns.
+  void step();
+  // step() inside this mode's memory ledger: what every warm-up and timed step of the runner is.
+  void metered_step(TensorMemoryProbe& memory);
+
+  // The next step() reuses step `step`'s batch and loss slot: profiling replays the same work in
+  // every pass (CUPTI's user replay needs a deterministic range).
+  void rewind_to(std::int64_t step);
+
+  [[nodiscard]] const Mode& mode() const { return mode_; }
+  [[nodiscard]] workloads::Workload& workload() { return *workload_; }
+  [[nodiscard]] std::int64_t steps_done() const { return steps_done_; }
+  [[nodiscard]] const reports::ModeSettings& settings() const { return settings_; }
+  [[nodiscard]] ModeMemoryLedger& memory() { return ledger_; }
+  [[nodiscard]] const amp::GradScaler* scaler() const { return scaler_ ? &*scaler_ : nullptr; }
+  // Every step's loss so far, on the host (one copy, at the end).
+  [[nodiscard]] std::vector<double> losses() const;
+
+ private:
+  const WorkloadTask& task_;
+  const Mode& mode_;
+  c10::Device device_;
+  reports::ModeSettings settings_;
+  torch::Tensor loss_buffer_;  // allocated before the ledger starts: not part of the mode's peak
+  ModeMemoryLedger ledger_;
+  std::unique_ptr<workloads::Workload> workload_;
+  std::unique_ptr<torch::optim::Optimizer> optimizer_;
+  std::optional<amp::GradScaler> scaler_;
+  std::vector<workloads::Batch> batches_;
+  std::optional<TrainingStep> step_;
+  std::int64_t steps_done_ = 0;
+};
+
+// Sets the float32 precision knobs for the mode and returns what is in effect, so an FP32
+// baseline always states its TF32 settings.
+reports::ModeSettings apply_precision(const Mode& mode);
+
+}  // namespace ampbench::harness::detail

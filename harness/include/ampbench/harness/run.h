@@ -1,0 +1,52 @@
+// The whole of `ampbench run` below the command line, in two calls: plan_run() checks the settings
+// against this machine (cheap; nothing is measured), run() measures and returns the report. The
+// harness probes the environment, sets the threads, measures the GEMM peaks and runs each
+// workload's modes interleaved in a worker process; the caller only parses, prints and writes.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+
+#include "ampbench/harness/workload_task.h"
+#include "ampbench/reports/report.h"
+
+namespace ampbench::harness {
+
+struct RunPlan {
+  reports::RunConfig config;  // resolved: device, workloads and modes named
+  reports::Environment environment;
+};
+
+// Probes the machine and resolves the settings against it: device "auto"/"cuda" to a device that
+// exists, empty workloads and modes to the defaults (TF32 added on GPUs), every name known, threads
+// within 4x the hardware's. Throws reports::SettingError naming the flag.
+[[nodiscard]] RunPlan plan_run(reports::RunConfig config);
+
+// What run() is doing, for a progress display.
+struct RunEvent {
+  enum class Kind { kGemmPeakStarted, kGemmPeakMeasured, kWorkloadProgress, kCellFinished };
+  Kind kind = Kind::kWorkloadProgress;
+  std::size_t workload_index = 0;  // 0-based, of workload_count
+  std::size_t workload_count = 0;
+  std::string workload;
+  WorkloadProgress progress;                  // kWorkloadProgress
+  const reports::CellResult* cell = nullptr;  // kCellFinished
+  double seconds = 0.0;                       // kGemmPeakMeasured: how long it took
+};
+using RunObserver = std::function<void(const RunEvent&)>;
+
+// Measures the plan. Never throws for a failing cell or worker: it is recorded as failed with its
+// error and the run goes on.
+[[nodiscard]] reports::Report run(const RunPlan& plan, const RunObserver& observe = {});
+
+// Fills speedup_vs_fp32, memory_ratio_vs_fp32 and divergence of every successful non-FP32 cell
+// whose workload, device and preset have a successful FP32 cell: from paired rounds when the two
+// were interleaved, else from the two cells' rounds (or steps) independently. Exposed for tests.
+void relate_to_fp32(reports::Report& report);
+
+// Seconds after which a worker is killed and its cells recorded as timed out: --worker-timeout, or
+// when 0, 120 s plus five time caps per mode (warm-up and rounds are each bounded by the cap).
+[[nodiscard]] double worker_timeout_s(const reports::RunConfig& config, std::size_t modes);
+
+}  // namespace ampbench::harness

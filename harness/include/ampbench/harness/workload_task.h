@@ -1,0 +1,47 @@
+// What one worker measures: every mode of one workload, timed interleaved in rounds, under the
+// run's settings; and running it in this process. The task crosses to a worker process as JSON
+// (the settings through reports' RunConfig codec).
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ampbench/reports/report.h"
+
+namespace ampbench::harness {
+
+struct WorkloadTask {
+  reports::RunConfig config;  // resolved: device "cpu" or "cuda:N", modes and workloads named
+  std::string workload;
+  std::vector<std::string> modes;  // the reference mode (fp32) first when it is run
+  // Steps (0-based per mode, warm-up included) whose loss is multiplied by +inf before backward:
+  // forces the non-finite gradients a GradScaler must skip. For tests and demonstrations.
+  std::vector<std::int64_t> inject_overflow_steps;
+};
+
+void to_json(nlohmann::json& out, const WorkloadTask& task);
+void from_json(const nlohmann::json& in, WorkloadTask& task);
+
+// Where a workload is; the CLI turns it into text.
+struct WorkloadProgress {
+  std::string phase;  // "building fp16", "warming up", "rounds", "profiling"
+  std::int64_t round = 0;
+  std::int64_t timed_steps = 0;  // per mode, so far
+  double elapsed_s = 0.0;        // in the timed rounds
+  double time_cap_s = 0.0;       // for the timed rounds of all modes together
+};
+using WorkloadProgressSink = std::function<void(const WorkloadProgress&)>;
+
+// Runs the task here: builds every mode's model from the same seed, warms each up, times them in
+// interleaved rounds until every interval over rounds is within max_noise (or a cap), then reads
+// the meters and profiles. Returns one cell per mode, in the task's order. A mode that fails
+// (while being built or in a step) is recorded as failed with its error and leaves the rotation;
+// the others go on. Never throws.
+[[nodiscard]] std::vector<reports::CellResult> run_workload(const WorkloadTask& task,
+                                                            const WorkloadProgressSink& progress = {});
+
+}  // namespace ampbench::harness

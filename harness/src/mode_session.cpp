@@ -1,0 +1,85 @@
+#include "ampbench/harness/detail/mode_session.h"
+
+#include <ATen/Context.h>
+
+#include <algorithm>
+
+#include "ampbench/workloads/registry.h"
+
+namespace ampbench::harness::detail {
+namespace {
+
+constexpr std::int64_t kBatchPool = 16;  // distinct pre-generated batches, cycled through
+
+std::string dtype_name(c10::ScalarType dtype) {
+  switch (dtype) {
+    case c10::ScalarType::Half:
+      return "float16";
+    case c10::ScalarType::BFloat16:
+      return "bfloat16";
+    default:
+      return "float32";
+  }
+}
+
+}  // namespace
+
+reports::ModeSettings apply_precision(const Mode& mode) {
+  auto& context = at::globalContext();
+  context.setFloat32MatmulPrecision(mode.tf32 ? "high" : "highest");
+  context.setAllowTF32CuDNN(mode.tf32);
+  reports::ModeSettings settings;
+  settings.compute_dtype = dtype_name(mode.compute_dtype);
+  settings.autocast = mode.autocast;
+  settings.grad_scaler = mode.grad_scaler;
+  settings.tf32_matmul = context.float32MatmulPrecision() != at::Float32MatmulPrecision::HIGHEST;
+  settings.tf32_cudnn = context.allowTF32CuDNN();
+  settings.float32_matmul_precision = mode.tf32 ? "high" : "highest";
+  return settings;
+}
+
+ModeSession::ModeSession(const WorkloadTask& task, const Mode& mode, c10::Device device, TensorMemoryProbe& memory,
+                         std::int64_t step_capacity)
+    : task_(task), mode_(mode), device_(device), settings_(apply_precision(mode)) {
+  // Keeping each step's loss as a tensor would keep its storage alive: a 0-dim mean loss can be a
+  // view of the whole element-wise buffer (PLATFORM.md), which made memory grow with the steps.
+  loss_buffer_ = torch::empty({step_capacity}, torch::TensorOptions().dtype(torch::kFloat).device(device));
+  ledger_.begin(memory);
+  const auto& config = task.config;
+  workload_ = workloads::make_workload(task.workload,
+                                       {config.preset, config.batch, static_cast<std::uint64_t>(config.seed), device});
+  optimizer_ = workload_->make_optimizer();
+  if (mode.grad_scaler) scaler_.emplace(device.type());
+  for (std::int64_t index = 0; index < kBatchPool; ++index) batches_.push_back(workload_->make_batch(index));
+  step_.emplace(TrainingStep{*workload_, *optimizer_, scaler_ ? &*scaler_ : nullptr, mode_, device.type()});
+  ledger_.end(memory);
+}
+
+void ModeSession::step() {
+  TORCH_CHECK(steps_done_ < loss_buffer_.numel(), "mode ", mode_.name, ": more steps than the ", loss_buffer_.numel(),
+              " planned");
+  (void)apply_precision(mode_);
+  const auto& inject = task_.inject_overflow_steps;
+  const bool overflow = std::find(inject.begin(), inject.end(), steps_done_) != inject.end();
+  const auto loss = step_->run(batches_[static_cast<std::size_t>(steps_done_ % kBatchPool)], overflow);
+  loss_buffer_.select(0, steps_done_).copy_(loss);
+  ++steps_done_;
+}
+
+void ModeSession::metered_step(TensorMemoryProbe& memory) {
+  ledger_.begin(memory);
+  step();
+  ledger_.end(memory);
+}
+
+void ModeSession::rewind_to(std::int64_t step) {
+  TORCH_CHECK(step >= 0 && step <= steps_done_, "cannot rewind mode ", mode_.name, " to step ", step);
+  steps_done_ = step;
+}
+
+std::vector<double> ModeSession::losses() const {
+  const auto host = loss_buffer_.narrow(0, 0, steps_done_).to(torch::kCPU, torch::kDouble).contiguous();
+  return {host.data_ptr<double>(), host.data_ptr<double>() + host.numel()};
+}
+
+}  // namespace ampbench::harness::detail

@@ -1,0 +1,49 @@
+// relate_to_fp32 (run.h): each AMP cell against the FP32 cell of its workload.
+#include <algorithm>
+
+#include "ampbench/harness/mode.h"
+#include "ampbench/harness/run.h"
+#include "ampbench/reports/stats.h"
+
+namespace ampbench::harness {
+namespace {
+
+bool interleaved_with(const reports::CellResult& cell, const reports::CellResult& reference) {
+  if (!cell.rounds || !reference.rounds) return false;
+  const auto& modes = cell.rounds->interleaved_modes;
+  return std::find(modes.begin(), modes.end(), reference.mode) != modes.end() &&
+         cell.rounds->step_time_s.size() == reference.rounds->step_time_s.size();
+}
+
+// Paired rounds when the two took turns in the same rounds (drift cancels in each pair); else the
+// two cells' own estimates, independently (wider), or for cells without rounds their medians.
+reports::Ratio speedup(const reports::CellResult& reference, const reports::CellResult& cell) {
+  if (interleaved_with(cell, reference)) {
+    return reports::paired_round_ratio(reference.rounds->step_time_s, cell.rounds->step_time_s);
+  }
+  if (cell.rounds && reference.rounds) {
+    return reports::compare_rounds(cell.rounds->step_time_s, reference.rounds->step_time_s).ratio;
+  }
+  return reports::median_ratio(reference.step_times_s, cell.step_times_s);
+}
+
+}  // namespace
+
+void relate_to_fp32(reports::Report& report) {
+  for (auto& cell : report.cells) {
+    if (cell.status != "ok" || is_reference_mode(find_mode(cell.mode))) continue;
+    const auto reference = std::find_if(report.cells.begin(), report.cells.end(), [&](const auto& other) {
+      return other.status == "ok" && is_reference_mode(find_mode(other.mode)) && other.workload == cell.workload &&
+             other.device == cell.device && other.preset == cell.preset;
+    });
+    if (reference == report.cells.end()) continue;
+    cell.speedup_vs_fp32 = speedup(*reference, cell);
+    const double memory_ratio = static_cast<double>(cell.memory.peak_tensor_bytes) /
+                                static_cast<double>(std::max<std::int64_t>(1, reference->memory.peak_tensor_bytes));
+    cell.memory_ratio_vs_fp32 = reports::Ratio{memory_ratio, memory_ratio, memory_ratio};
+    cell.divergence =
+        reports::compute_divergence(reference->losses, cell.losses, find_mode(cell.mode).divergence_bound);
+  }
+}
+
+}  // namespace ampbench::harness

@@ -1,0 +1,230 @@
+// plan_run and run (run.h): the settings resolved against the machine, then the GEMM peak and
+// every workload in a worker process (or in this one without isolation).
+#include "ampbench/harness/run.h"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "ampbench/harness/environment_probe.h"
+#include "ampbench/harness/gemm_peak.h"
+#include "ampbench/harness/mode.h"
+#include "ampbench/reports/report_json.h"
+#include "ampbench/reports/roofline.h"
+#include "ampbench/workloads/registry.h"
+#include "worker_process.h"
+
+namespace ampbench::harness {
+namespace {
+
+using reports::SettingError;
+
+// What this version's GPU paths have been through; the run writes it into its report so a later
+// version reading the report does not restate its own status (README "What has been verified").
+constexpr const char* kGpuVerification =
+    "this ampbench version's GPU paths (CUDA-event timing, CUDA memory, CUPTI tensor-core metrics) compile and are "
+    "tested without a GPU but have not yet been verified on a real GPU; see README.";
+
+bool has_gpu(const reports::Environment& environment) {
+  return std::any_of(environment.devices.begin(), environment.devices.end(),
+                     [](const auto& device) { return device.name.rfind("cuda:", 0) == 0; });
+}
+
+// "auto" picks the first GPU, else the CPU; "cuda" means cuda:0. The device must exist.
+std::string resolve_device(const std::string& requested, const reports::Environment& environment) {
+  if (requested == "auto") return has_gpu(environment) ? "cuda:0" : "cpu";
+  if (requested == "cpu") return requested;
+  const std::string device = requested == "cuda" ? "cuda:0" : requested;
+  if (device.rfind("cuda:", 0) != 0)
+    throw SettingError("--device " + requested + ": expected auto, cpu, cuda or cuda:N");
+  const bool known = std::any_of(environment.devices.begin(), environment.devices.end(),
+                                 [&](const auto& candidate) { return candidate.name == device; });
+  if (!known) {
+    throw SettingError("--device " + requested + ": " +
+                       (has_gpu(environment) ? "no such GPU" : environment.cuda_status));
+  }
+  return device;
+}
+
+void resolve_workloads(std::vector<std::string>& names) {
+  const auto& known = workloads::known_workloads();
+  if (names.empty()) {
+    for (const auto& info : known) names.push_back(info.name);
+  }
+  for (const auto& name : names) {
+    if (std::none_of(known.begin(), known.end(), [&](const auto& info) { return info.name == name; })) {
+      throw SettingError("--workloads: unknown workload '" + name + "' (see 'ampbench list')");
+    }
+  }
+}
+
+// The default set, TF32 added on GPUs (on Ampere and later it changes the FP32 answer); FP32, the
+// reference, first.
+void resolve_modes(std::vector<std::string>& names, const std::string& device) {
+  if (names.empty()) names = {"fp32", "fp16", "bf16"};
+  if (names == std::vector<std::string>{"fp32", "fp16", "bf16"} && device != "cpu")
+    names.insert(names.begin() + 1, "tf32");
+  for (const auto& name : names) {
+    try {
+      if (find_mode(name).cuda_only && device == "cpu") {
+        throw SettingError("--modes " + name + ": needs a CUDA device, and the device is cpu");
+      }
+    } catch (const std::invalid_argument& error) {
+      if (dynamic_cast<const SettingError*>(&error) != nullptr) throw;
+      throw SettingError(std::string("--modes: ") + error.what());
+    }
+  }
+  std::stable_partition(names.begin(), names.end(),
+                        [](const std::string& mode) { return is_reference_mode(find_mode(mode)); });
+}
+
+std::vector<reports::CellResult> failed_cells(const WorkloadTask& task, const std::string& error) {
+  std::vector<reports::CellResult> cells;
+  for (const auto& mode : task.modes) {
+    reports::CellResult cell;
+    cell.workload = task.workload;
+    cell.mode = mode;
+    cell.device = task.config.device;
+    cell.preset = task.config.preset;
+    cell.status = "failed";
+    cell.error = error;
+    cells.push_back(std::move(cell));
+  }
+  return cells;
+}
+
+WorkloadProgress progress_from_json(const nlohmann::json& in) {
+  WorkloadProgress progress;
+  progress.phase = in.value("phase", "");
+  progress.round = in.value("round", std::int64_t{0});
+  progress.timed_steps = in.value("timed_steps", std::int64_t{0});
+  progress.elapsed_s = in.value("elapsed_s", 0.0);
+  progress.time_cap_s = in.value("time_cap_s", 0.0);
+  return progress;
+}
+
+// The workload in its own process. If it crashes (a signal of its own: an abort, a segfault), each
+// mode is run again alone, so only the mode that crashes loses its cell; the others are then
+// measured without the rest (their rounds say which modes they were interleaved with).
+std::vector<reports::CellResult> run_isolated(const WorkloadTask& task, const WorkloadProgressSink& sink) {
+  const auto attempt = [&](const WorkloadTask& part) {
+    const auto outcome =
+        detail::run_in_worker({{"kind", "workload"}, {"task", part}}, worker_timeout_s(part.config, part.modes.size()),
+                              [&](const nlohmann::json& progress) { sink(progress_from_json(progress)); });
+    if (!outcome.result) return std::pair{failed_cells(part, outcome.failure), outcome.crashed};
+    if (outcome.result->contains("error")) {
+      return std::pair{failed_cells(part, outcome.result->at("error").get<std::string>()), false};
+    }
+    try {
+      return std::pair{outcome.result->at("cells").get<std::vector<reports::CellResult>>(), false};
+    } catch (const std::exception& error) {
+      return std::pair{failed_cells(part, std::string("unreadable cell result: ") + error.what()), false};
+    }
+  };
+  auto [cells, crashed] = attempt(task);
+  if (!crashed || task.modes.size() == 1) return cells;
+  cells.clear();
+  for (const auto& mode : task.modes) {
+    auto alone = task;
+    alone.modes = {mode};
+    auto part = attempt(alone).first;
+    cells.push_back(std::move(part.front()));
+  }
+  return cells;
+}
+
+std::vector<reports::GemmPeak> gemm_peaks(const RunPlan& plan) {
+  const auto& config = plan.config;
+  if (!config.isolate) return measure_gemm_peaks(config.device, config.threads);
+  // In a worker like the cells, so this process never holds a GPU context or its cached memory
+  // while the cells run (and a GPU in EXCLUSIVE_PROCESS mode stays usable by them).
+  constexpr double kGemmPeakTimeoutS = 300.0;  // it takes about a second; this only catches a hang
+  const auto outcome = detail::run_in_worker(
+      {{"kind", "gemm_peaks"}, {"device", config.device}, {"threads", config.threads}}, kGemmPeakTimeoutS, {});
+  std::string reason = outcome.failure;
+  if (outcome.result && outcome.result->contains("gemm_peaks")) {
+    return outcome.result->at("gemm_peaks").get<std::vector<reports::GemmPeak>>();
+  }
+  if (outcome.result && outcome.result->contains("error")) reason = outcome.result->at("error").get<std::string>();
+  reports::GemmPeak unavailable;
+  unavailable.device = config.device;
+  unavailable.dtype = "float32";
+  unavailable.status = "unavailable";
+  unavailable.reason = reason;
+  return {unavailable};
+}
+
+}  // namespace
+
+double worker_timeout_s(const reports::RunConfig& config, std::size_t modes) {
+  if (config.worker_timeout_s > 0.0) return config.worker_timeout_s;
+  return 120.0 + 5.0 * config.time_cap_s * static_cast<double>(std::max<std::size_t>(modes, 1));
+}
+
+RunPlan plan_run(reports::RunConfig config) {
+  reports::validate_run_config(config);
+  RunPlan plan;
+  plan.environment = probe_environment();
+  config.device = resolve_device(config.device, plan.environment);
+  resolve_workloads(config.workloads);
+  resolve_modes(config.modes, config.device);
+  const auto presets = workloads::known_presets();
+  if (std::find(presets.begin(), presets.end(), config.preset) == presets.end()) {
+    throw SettingError("--preset: unknown preset '" + config.preset + "' (seed, default or large)");
+  }
+  const int hardware_threads = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  if (config.threads > 4 * hardware_threads) {
+    throw SettingError("--threads " + std::to_string(config.threads) + ": more than 4x this machine's " +
+                       std::to_string(hardware_threads) + " hardware threads");
+  }
+  if (config.threads > 0) plan.environment.threads = config.threads;
+  if (config.device != "cpu") plan.environment.gpu_verification = kGpuVerification;
+  plan.config = std::move(config);
+  return plan;
+}
+
+reports::Report run(const RunPlan& plan, const RunObserver& observe) {
+  const auto notify = [&](RunEvent event) {
+    if (observe) observe(event);
+  };
+  reports::Report report;
+  report.environment = plan.environment;
+  report.config = plan.config;
+  RunEvent started;
+  started.kind = RunEvent::Kind::kGemmPeakStarted;
+  notify(started);
+  const auto start = std::chrono::steady_clock::now();
+  report.environment.gemm_peaks = gemm_peaks(plan);
+  RunEvent measured;
+  measured.kind = RunEvent::Kind::kGemmPeakMeasured;
+  measured.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  notify(measured);
+
+  const auto& workloads = plan.config.workloads;
+  for (std::size_t index = 0; index < workloads.size(); ++index) {
+    const WorkloadTask task{plan.config, workloads[index], plan.config.modes, {}};
+    RunEvent event;
+    event.workload_index = index;
+    event.workload_count = workloads.size();
+    event.workload = task.workload;
+    const WorkloadProgressSink sink = [&](const WorkloadProgress& progress) {
+      event.kind = RunEvent::Kind::kWorkloadProgress;
+      event.progress = progress;
+      notify(event);
+    };
+    auto cells = plan.config.isolate ? run_isolated(task, sink) : run_workload(task, sink);
+    for (auto& cell : cells) {
+      report.cells.push_back(std::move(cell));
+      event.kind = RunEvent::Kind::kCellFinished;
+      event.cell = &report.cells.back();
+      notify(event);
+    }
+  }
+  relate_to_fp32(report);
+  reports::fill_fractions_of_peak(report);
+  return report;
+}
+
+}  // namespace ampbench::harness

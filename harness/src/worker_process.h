@@ -1,0 +1,26 @@
+// Private: the parent side of the worker protocol (ampbench/harness/worker.h): spawn, feed the
+// task, pump progress, collect the result, and kill a worker that outlives its budget.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace ampbench::harness::detail {
+
+struct WorkerOutcome {
+  std::optional<nlohmann::json> result;  // what the worker wrote on fd 3, when it exited cleanly
+  std::string failure;                   // otherwise: how it ended ("killed by signal 6 (Aborted)")
+  bool crashed = false;                  // ended by a signal of its own (not our watchdog's kill)
+};
+
+// Never throws for a failing worker. on_progress gets each progress object the worker printed.
+[[nodiscard]] WorkerOutcome run_in_worker(const nlohmann::json& task, double timeout_s,
+                                          const std::function<void(const nlohmann::json&)>& on_progress);
+
+// Child side: one progress object as a line on stderr.
+void emit_progress(const nlohmann::json& progress);
+
+}  // namespace ampbench::harness::detail

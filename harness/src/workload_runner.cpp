@@ -1,0 +1,232 @@
+// run_workload (workload_task.h): set-up, warm-up, interleaved rounds, then the meters and the
+// profiled steps, each its own function below.
+#include <ATen/Parallel.h>
+#include <ampbench/amp/op_counters.h>
+#include <c10/util/Exception.h>
+
+#include <chrono>
+#include <memory>
+
+#include "ampbench/harness/detail/interleaved_rounds.h"
+#include "ampbench/harness/detail/mode_session.h"
+#include "ampbench/harness/memory_meters.h"
+#include "ampbench/harness/workload_task.h"
+#include "ampbench/reports/stats.h"
+#include "device_hooks.h"
+#include "nvtx_ranges.h"
+#include "precision_audit.h"
+
+namespace ampbench::harness {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr std::int64_t kProfiledSteps = 3;  // per CUPTI replay pass, after the timed rounds (GPU only)
+
+std::string error_text(const std::exception& error) {
+  const auto* c10_error = dynamic_cast<const c10::Error*>(&error);
+  const std::string text = c10_error != nullptr ? c10_error->what_without_backtrace() : error.what();
+  return text.substr(0, text.find('\n'));
+}
+
+void fail(reports::CellResult& cell, const std::exception& error) {
+  cell.status = "failed";
+  cell.error = dynamic_cast<const c10::OutOfMemoryError*>(&error) != nullptr
+                   ? "out of memory on " + cell.device + ": " + error_text(error)
+                   : error_text(error);
+}
+
+struct ModeSlot {
+  reports::CellResult cell;
+  std::unique_ptr<detail::ModeSession> session;  // null once the mode failed
+  double last_warmup_step_s = 0.0;
+};
+
+void build(const WorkloadTask& task, c10::Device device, detail::TensorMemoryProbe& memory,
+           std::vector<ModeSlot>& slots, const WorkloadProgressSink& progress) {
+  const std::int64_t capacity = task.config.warmup + task.config.max_steps + 1 + kProfiledSteps;
+  for (auto& slot : slots) {
+    if (progress) progress({"building " + slot.cell.mode, 0, 0, 0.0, 0.0});
+    try {
+      slot.session = std::make_unique<detail::ModeSession>(task, find_mode(slot.cell.mode), device, memory, capacity);
+      slot.cell.settings = slot.session->settings();
+    } catch (const std::exception& error) {
+      fail(slot.cell, error);
+      detail::release_cached_memory(device);
+    }
+  }
+}
+
+// Untimed steps per mode, bounded by --warmup and by --time-cap, whichever comes first: a typo in
+// --warmup must not cost hours. The last step's time (synchronised) sizes the rounds.
+void warm_up(const WorkloadTask& task, c10::Device device, detail::TensorMemoryProbe& memory,
+             std::vector<ModeSlot>& slots, const WorkloadProgressSink& progress) {
+  for (auto& slot : slots) {
+    if (!slot.session) continue;
+    if (progress) progress({"warming up " + slot.cell.mode, 0, 0, 0.0, 0.0});
+    const auto start = Clock::now();
+    try {
+      while (slot.session->steps_done() < task.config.warmup &&
+             std::chrono::duration<double>(Clock::now() - start).count() < task.config.time_cap_s) {
+        const auto step_start = Clock::now();
+        slot.session->metered_step(memory);
+        detail::synchronize(device);
+        slot.last_warmup_step_s = std::chrono::duration<double>(Clock::now() - step_start).count();
+      }
+      slot.cell.warmup_steps = slot.session->steps_done();
+    } catch (const std::exception& error) {
+      fail(slot.cell, error);
+      slot.session.reset();
+    }
+  }
+}
+
+detail::RoundRules round_rules(const reports::RunConfig& config, const std::vector<ModeSlot*>& live) {
+  detail::RoundRules rules;
+  rules.min_steps = config.min_steps;
+  rules.max_steps = config.max_steps;
+  rules.min_rounds = config.min_rounds;
+  rules.max_noise = config.max_noise;
+  rules.time_cap_s = config.time_cap_s * static_cast<double>(live.size());
+  double pass_seconds = 0.0;
+  for (const auto* slot : live) pass_seconds += slot->last_warmup_step_s;
+  rules.steps_per_round =
+      config.round_steps > 0 ? config.round_steps : detail::auto_steps_per_round(pass_seconds, rules.time_cap_s);
+  return rules;
+}
+
+void fill_throughput(detail::ModeSession& session, reports::CellResult& cell) {
+  auto& throughput = cell.throughput;
+  throughput.step_time_s = reports::summarize(cell.step_times_s);
+  const double median = throughput.step_time_s.median;
+  auto& workload = session.workload();
+  throughput.samples_per_step = workload.samples_per_step();
+  throughput.tokens_per_step = workload.tokens_per_step();
+  throughput.samples_per_s = static_cast<double>(throughput.samples_per_step) / median;
+  throughput.tokens_per_s = static_cast<double>(throughput.tokens_per_step) / median;
+  throughput.flops_per_step = workload.flops_per_step();
+  throughput.achieved_flops_per_s = throughput.flops_per_step / median;
+}
+
+void fill_memory(detail::ModeSession& session, c10::Device device,
+                 const std::optional<detail::DeviceMemory>& device_at_start, reports::CellResult& cell) {
+  cell.memory.peak_tensor_bytes = session.memory().peak_bytes();
+  cell.memory.peak_rss_bytes = peak_rss_bytes();
+  if (const auto device_memory = detail::read_device_memory(device)) {
+    cell.memory.cuda_peak_reserved_bytes = device_memory->peak_reserved_bytes;
+    cell.memory.cuda_total_bytes = device_at_start->total_bytes;
+    cell.memory.cuda_free_bytes_at_start = device_at_start->free_bytes;
+  }
+}
+
+reports::ScalerTelemetry scaler_telemetry(const amp::GradScaler& scaler) {
+  reports::ScalerTelemetry telemetry;
+  const auto records = scaler.telemetry();
+  for (std::size_t step = 0; step < records.size(); ++step) {
+    telemetry.scale.push_back(records[step].scale);
+    if (records[step].skipped) telemetry.skipped_steps.push_back(static_cast<std::int64_t>(step));
+  }
+  return telemetry;
+}
+
+// The timed figures of one mode from the rounds: every step, the per-round medians and their
+// estimate, the losses and the scaler's record.
+void fill_timed(const detail::RoundsOutcome& outcome, const detail::SessionTimes& times,
+                const std::vector<std::string>& interleaved_modes, ModeSlot& slot) {
+  auto& cell = slot.cell;
+  cell.step_times_s = times.step_s;
+  cell.host_step_times_s = times.host_step_s;
+  cell.losses = slot.session->losses();
+  cell.throughput.stop_reason = outcome.stop_reason;
+  reports::Rounds rounds;
+  rounds.interleaved_modes = interleaved_modes;
+  rounds.step_round = times.step_round;
+  rounds.step_time_s = times.round_median_s;
+  rounds.probe_s = outcome.probe_round_median_s;
+  rounds.step_time = reports::summarize_rounds(times.round_median_s);
+  cell.rounds = std::move(rounds);
+  if (const auto* scaler = slot.session->scaler()) cell.scaler = scaler_telemetry(*scaler);
+  fill_throughput(*slot.session, cell);
+}
+
+// One more step per autocast mode with the op counters reset: which ops ran in which dtype. On
+// its own step, so the counts are per step and no mode's calls mix with another's.
+void audit_precision(ModeSlot& slot) {
+  if (!slot.session->mode().autocast) return;
+  amp::reset_op_counts();
+  slot.session->step();
+  slot.cell.precision = detail::precision_audit(amp::op_counts());
+}
+
+void measure(const WorkloadTask& task, std::vector<ModeSlot>& slots, const WorkloadProgressSink& progress) {
+  const c10::Device device(task.config.device);
+  detail::require_device(device);
+  if (task.config.threads > 0) at::set_num_threads(task.config.threads);
+  const detail::PhaseRange workload_range(("workload " + task.workload + "/" + task.config.device).c_str());
+  const auto device_at_start = detail::start_device_memory(device);
+  detail::TensorMemoryProbe memory(device);
+  reset_peak_rss();
+  build(task, device, memory, slots, progress);
+  warm_up(task, device, memory, slots, progress);
+
+  std::vector<ModeSlot*> live;
+  std::vector<detail::ModeSession*> sessions;
+  for (auto& slot : slots) {
+    if (!slot.session) continue;
+    live.push_back(&slot);
+    sessions.push_back(slot.session.get());
+  }
+  if (live.empty()) return;
+  const auto rules = round_rules(task.config, live);
+  const auto outcome = detail::run_rounds(sessions, memory, rules, device, [&](auto round, auto steps, double elapsed) {
+    if (progress) progress({"rounds", round, steps, elapsed, rules.time_cap_s});
+  });
+
+  if (progress) progress({"profiling", outcome.rounds, 0, 0.0, 0.0});
+  std::vector<std::string> interleaved_modes;
+  for (const auto* slot : live) interleaved_modes.push_back(slot->cell.mode);
+  for (std::size_t i = 0; i < live.size(); ++i) {
+    auto& slot = *live[i];
+    const auto& times = outcome.sessions[i];
+    try {
+      if (!times.error.empty()) throw std::runtime_error(times.error);
+      fill_timed(outcome, times, interleaved_modes, slot);
+      slot.cell.rounds->steps_per_round = rules.steps_per_round;
+      fill_memory(*slot.session, device, device_at_start, slot.cell);
+      audit_precision(slot);
+      const auto first_profiled = slot.session->steps_done();
+      slot.cell.tensor_cores = detail::profile_tensor_cores(device, [&] {
+        slot.session->rewind_to(first_profiled);
+        for (std::int64_t profiled = 0; profiled < kProfiledSteps; ++profiled) slot.session->step();
+        detail::synchronize(device);
+      });
+    } catch (const std::exception& error) {
+      fail(slot.cell, error);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<reports::CellResult> run_workload(const WorkloadTask& task, const WorkloadProgressSink& progress) {
+  std::vector<ModeSlot> slots(task.modes.size());
+  for (std::size_t i = 0; i < task.modes.size(); ++i) {
+    auto& cell = slots[i].cell;
+    cell.workload = task.workload;
+    cell.mode = task.modes[i];
+    cell.device = task.config.device;
+    cell.preset = task.config.preset;
+  }
+  try {
+    measure(task, slots, progress);
+  } catch (const std::exception& error) {
+    // Nothing of the workload could run (no such device, say): every mode says why.
+    for (auto& slot : slots) {
+      if (slot.cell.status == "ok") fail(slot.cell, error);
+    }
+  }
+  std::vector<reports::CellResult> cells;
+  for (auto& slot : slots) cells.push_back(std::move(slot.cell));
+  return cells;
+}
+
+}  // namespace ampbench::harness

@@ -1,0 +1,97 @@
+// Estimates over interleaved rounds (stats.h): geometric means with Student t intervals on logs.
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "ampbench/reports/stats.h"
+#include "distributions.h"
+
+namespace ampbench::reports {
+namespace {
+
+struct LogMoments {
+  double mean = 0.0;
+  double variance = 0.0;  // sample variance (n - 1); 0 for one value
+  double count = 0.0;
+};
+
+LogMoments log_moments(const std::vector<double>& values, const char* what) {
+  if (values.empty()) throw std::invalid_argument(std::string(what) + ": no rounds");
+  LogMoments moments;
+  moments.count = static_cast<double>(values.size());
+  for (const double value : values) {
+    if (!(std::isfinite(value) && value > 0.0)) {
+      throw std::invalid_argument(std::string(what) + ": a round value is not a positive finite number");
+    }
+    moments.mean += std::log(value);
+  }
+  moments.mean /= moments.count;
+  for (const double value : values) moments.variance += std::pow(std::log(value) - moments.mean, 2);
+  if (values.size() > 1) moments.variance /= moments.count - 1.0;
+  return moments;
+}
+
+double t_critical(double degrees_of_freedom) {
+  return detail::student_t_critical_value(1.0 - kConfidence, degrees_of_freedom);
+}
+
+}  // namespace
+
+RoundEstimate summarize_rounds(const std::vector<double>& values) {
+  const auto moments = log_moments(values, "summarize_rounds");
+  RoundEstimate estimate;
+  estimate.rounds = static_cast<std::int64_t>(values.size());
+  estimate.value = std::exp(moments.mean);
+  const double half_width =
+      values.size() > 1 ? t_critical(moments.count - 1.0) * std::sqrt(moments.variance / moments.count) : 0.0;
+  estimate.ci_low = std::exp(moments.mean - half_width);
+  estimate.ci_high = std::exp(moments.mean + half_width);
+  estimate.relative_ci_half_width = (estimate.ci_high - estimate.ci_low) / 2.0 / estimate.value;
+  return estimate;
+}
+
+Ratio paired_round_ratio(const std::vector<double>& reference, const std::vector<double>& values) {
+  if (reference.size() != values.size()) {
+    throw std::invalid_argument("paired_round_ratio: " + std::to_string(reference.size()) + " reference rounds vs " +
+                                std::to_string(values.size()));
+  }
+  std::vector<double> ratios;
+  ratios.reserve(values.size());
+  for (std::size_t round = 0; round < values.size(); ++round) {
+    ratios.push_back(values[round] > 0.0 ? reference[round] / values[round] : std::numeric_limits<double>::quiet_NaN());
+  }
+  const auto estimate = summarize_rounds(ratios);
+  return {estimate.value, estimate.ci_low, estimate.ci_high};
+}
+
+RoundComparison compare_rounds(const std::vector<double>& base, const std::vector<double>& current) {
+  const auto b = log_moments(base, "compare_rounds baseline");
+  const auto c = log_moments(current, "compare_rounds current");
+  RoundComparison result;
+  const double difference = c.mean - b.mean;
+  result.ratio.value = std::exp(difference);
+  if (base.size() < 2 || current.size() < 2) {
+    result.ratio.ci_low = 0.0;
+    result.ratio.ci_high = std::numeric_limits<double>::infinity();
+    return result;
+  }
+  const double base_term = b.variance / b.count;
+  const double current_term = c.variance / c.count;
+  const double standard_error = std::sqrt(base_term + current_term);
+  if (standard_error == 0.0) {
+    result.ratio.ci_low = result.ratio.ci_high = result.ratio.value;
+    result.p_value = difference == 0.0 ? 1.0 : 0.0;
+    return result;
+  }
+  // Welch-Satterthwaite degrees of freedom.
+  const double degrees = std::pow(base_term + current_term, 2) /
+                         (std::pow(base_term, 2) / (b.count - 1.0) + std::pow(current_term, 2) / (c.count - 1.0));
+  const double half_width = t_critical(degrees) * standard_error;
+  result.ratio.ci_low = std::exp(difference - half_width);
+  result.ratio.ci_high = std::exp(difference + half_width);
+  result.p_value = detail::student_t_two_sided_p(difference / standard_error, degrees);
+  return result;
+}
+
+}  // namespace ampbench::reports

@@ -1,0 +1,293 @@
+#include "ampbench/reports/run_config.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "ampbench/reports/report_json.h"
+#include "format.h"
+#include "json_reader.h"
+
+namespace ampbench::reports {
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void expected(const std::string& what, const json& value) {
+  throw SettingError("must be " + what + ", got " + value.type_name());
+}
+
+// Strict decimal: the whole text, base 10 (no octal "010" = 8, no "0x"), within the type's range.
+template <typename T>
+T parse_number(const std::string& text) {
+  T value{};
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (error == std::errc::result_out_of_range) throw SettingError("'" + text + "' is out of range");
+  if (error != std::errc() || stop != end || text.empty()) {
+    throw SettingError("'" + text + "' is not a " + (std::is_integral_v<T> ? "decimal integer" : "decimal number"));
+  }
+  if constexpr (std::is_floating_point_v<T>) {
+    if (!std::isfinite(value)) throw SettingError("'" + text + "' is not finite");
+  }
+  return value;
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream stream(text);
+  for (std::string item; std::getline(stream, item, ',');) {
+    if (!item.empty()) items.push_back(item);
+  }
+  return items;
+}
+
+// The typed pieces of a field: how a value of type T is written, read, parsed and shown.
+template <typename T>
+struct Codec;
+
+template <>
+struct Codec<std::int64_t> {
+  static json write(std::int64_t value) { return value; }
+  static std::int64_t read(const json& value) {
+    if (value.is_number_unsigned() &&
+        value.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+      throw SettingError("is out of range: " + value.dump());
+    }
+    if (!value.is_number_integer()) expected("an integer", value);
+    return value.get<std::int64_t>();
+  }
+  static std::int64_t parse(const std::string& text) { return parse_number<std::int64_t>(text); }
+  static std::string show(std::int64_t value) { return std::to_string(value); }
+};
+
+template <>
+struct Codec<int> {
+  static json write(int value) { return value; }
+  static int read(const json& value) {
+    const auto wide = Codec<std::int64_t>::read(value);
+    if (wide < std::numeric_limits<int>::min() || wide > std::numeric_limits<int>::max()) {
+      throw SettingError("is out of range: " + value.dump());
+    }
+    return static_cast<int>(wide);
+  }
+  static int parse(const std::string& text) { return parse_number<int>(text); }
+  static std::string show(int value) { return std::to_string(value); }
+};
+
+template <>
+struct Codec<double> {
+  static json write(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
+  static double read(const json& value) {
+    if (!value.is_number()) expected("a number", value);
+    return value.get<double>();
+  }
+  static double parse(const std::string& text) { return parse_number<double>(text); }
+  static std::string show(double value) { return detail::format_general(value); }
+};
+
+template <>
+struct Codec<bool> {
+  static json write(bool value) { return value; }
+  static bool read(const json& value) {
+    if (!value.is_boolean()) expected("true or false", value);
+    return value.get<bool>();
+  }
+  static bool parse(const std::string& text) {
+    if (text == "true") return true;
+    if (text == "false") return false;
+    throw SettingError("'" + text + "' is not true or false");
+  }
+  static std::string show(bool value) { return value ? "true" : "false"; }
+};
+
+template <>
+struct Codec<std::string> {
+  static json write(const std::string& value) { return value; }
+  static std::string read(const json& value) {
+    if (!value.is_string()) expected("a string", value);
+    return value.get<std::string>();
+  }
+  static std::string parse(const std::string& text) { return text; }
+  static std::string show(const std::string& value) { return value; }
+};
+
+template <>
+struct Codec<std::vector<std::string>> {
+  static json write(const std::vector<std::string>& value) { return value; }
+  static std::vector<std::string> read(const json& value) {
+    if (!value.is_array() || !std::all_of(value.begin(), value.end(), [](const json& v) { return v.is_string(); })) {
+      expected("an array of strings", value);
+    }
+    return value.get<std::vector<std::string>>();
+  }
+  static std::vector<std::string> parse(const std::string& text) { return split_list(text); }
+  static std::string show(const std::vector<std::string>& value) {
+    std::string text;
+    for (const auto& item : value) text += (text.empty() ? "" : ",") + item;
+    return text;
+  }
+};
+
+template <>
+struct Codec<std::optional<std::int64_t>> {
+  static json write(const std::optional<std::int64_t>& value) { return value ? json(*value) : json(nullptr); }
+  static std::optional<std::int64_t> read(const json& value) {
+    if (value.is_null()) return std::nullopt;
+    return Codec<std::int64_t>::read(value);
+  }
+  static std::optional<std::int64_t> parse(const std::string& text) { return Codec<std::int64_t>::parse(text); }
+  static std::string show(const std::optional<std::int64_t>& value) { return value ? std::to_string(*value) : ""; }
+};
+
+template <typename T>
+RunConfigField field(T RunConfig::*member, std::string key, std::string flag, std::string help,
+                     std::string file_key = "", bool optional_on_read = false) {
+  RunConfigField out;
+  out.file_key = file_key.empty() ? key : file_key;
+  out.key = std::move(key);
+  out.flag = std::move(flag);
+  out.help = std::move(help);
+  out.optional_on_read = optional_on_read;
+  out.write = [member](const RunConfig& config) { return Codec<T>::write(config.*member); };
+  out.read = [member](RunConfig& config, const json& value) { config.*member = Codec<T>::read(value); };
+  out.parse = [member](RunConfig& config, const std::string& text) { config.*member = Codec<T>::parse(text); };
+  out.show = [member](const RunConfig& config) { return Codec<T>::show(config.*member); };
+  return out;
+}
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw SettingError(message);
+}
+
+template <typename T>
+void require_range(T value, T low, T high, const std::string& flag) {
+  require(value >= low && value <= high, flag + " must be in [" + Codec<T>::show(low) + ", " + Codec<T>::show(high) +
+                                             "], got " + Codec<T>::show(value));
+}
+
+void require_positive(std::int64_t value, std::int64_t high, const std::string& flag) {
+  require(value > 0, flag + " must be positive, got " + std::to_string(value));
+  require_range<std::int64_t>(value, 1, high, flag);
+}
+
+void require_distinct(const std::vector<std::string>& names, const std::string& flag) {
+  std::set<std::string> seen;
+  for (const auto& name : names) require(seen.insert(name).second, flag + ": '" + name + "' is listed twice");
+}
+
+}  // namespace
+
+const std::vector<RunConfigField>& run_config_fields() {
+  static const std::vector<RunConfigField> fields{
+      field(&RunConfig::workloads, "workloads", "--workloads",
+            "Comma-separated workloads (default: all; see 'ampbench list')"),
+      field(&RunConfig::modes, "modes", "--modes",
+            "Comma-separated modes (default: fp32,fp16,bf16; on a GPU also tf32)"),
+      field(&RunConfig::device, "device", "--device", "auto, cpu, cuda or cuda:N (auto = the first GPU, else the CPU)"),
+      field(&RunConfig::preset, "preset", "--preset",
+            "seed (the tutorials' sizes), default (the CPU suite) or large (GPUs)"),
+      field(&RunConfig::max_steps, "max_steps", "--steps", "Most timed steps per cell", "steps"),
+      field(&RunConfig::min_steps, "min_steps", "--min-steps",
+            "Fewest timed steps per cell before the noise target may stop"),
+      field(&RunConfig::warmup, "warmup", "--warmup", "Untimed warm-up steps per cell (also bounded by --time-cap)"),
+      field(&RunConfig::min_rounds, "min_rounds", "--min-rounds",
+            "Fewest interleaved rounds before the noise target may stop", "", true),
+      field(&RunConfig::round_steps, "round_steps", "--round-steps",
+            "Timed steps of each mode per round (0: sized to about a second per round)", "", true),
+      field(&RunConfig::max_noise, "max_noise", "--max-noise",
+            "Stop once every 95% CI over rounds (step times, speedups) is within this fraction"),
+      field(&RunConfig::time_cap_s, "time_cap_s", "--time-cap", "Seconds of timed steps per cell at most"),
+      field(&RunConfig::seed, "seed", "--seed", "Seed of the initial weights, the teacher and the data"),
+      field(&RunConfig::threads, "threads", "--threads", "Intra-op CPU threads (0: LibTorch's choice)"),
+      field(&RunConfig::batch, "batch", "--batch", "Batch size for every workload, overriding the preset"),
+      field(&RunConfig::worker_timeout_s, "worker_timeout_s", "--worker-timeout",
+            "Seconds after which a workload's worker is killed and its cells fail (0: 120 + 5 x --time-cap per mode)",
+            "", true),
+      field(&RunConfig::isolate, "isolate", "", "Each workload's cells in a child process"),
+  };
+  return fields;
+}
+
+void validate_run_config(const RunConfig& config) {
+  require_distinct(config.workloads, "--workloads");
+  require(config.modes.empty() || !config.modes.front().empty(), "--modes: no mode given");
+  require_distinct(config.modes, "--modes");
+  require_positive(config.max_steps, kMaxStepsPerCell, "--steps");
+  require_positive(config.min_steps, kMaxStepsPerCell, "--min-steps");
+  require(config.min_steps <= config.max_steps, "--min-steps (" + std::to_string(config.min_steps) +
+                                                    ") must not exceed --steps (" + std::to_string(config.max_steps) +
+                                                    ")");
+  require_range<std::int64_t>(config.warmup, 0, kMaxWarmupSteps, "--warmup");
+  require_range<std::int64_t>(config.min_rounds, 2, kMaxRounds, "--min-rounds");
+  require_range<std::int64_t>(config.round_steps, 0, kMaxStepsPerCell, "--round-steps");
+  require(config.max_noise > 0.0 && config.max_noise < 1.0, "--max-noise must be in (0, 1)");
+  require(config.time_cap_s > 0.0 && config.time_cap_s <= kMaxTimeCapSeconds,
+          "--time-cap must be in (0, " + detail::format_general(kMaxTimeCapSeconds) + "] seconds");
+  require(config.worker_timeout_s >= 0.0 && config.worker_timeout_s <= kMaxTimeCapSeconds,
+          "--worker-timeout must be in [0, " + detail::format_general(kMaxTimeCapSeconds) + "] seconds");
+  require(config.seed >= 0, "--seed must be >= 0, got " + std::to_string(config.seed));
+  require_range(config.threads, 0, kMaxThreads, "--threads");
+  if (config.batch) require_positive(*config.batch, kMaxBatch, "--batch");
+}
+
+RunConfig layer_run_config(const nlohmann::json* file, const std::string& file_name,
+                           const std::vector<std::pair<const RunConfigField*, std::string>>& flags) {
+  RunConfig config;
+  bool min_steps_given = false;
+  const auto& fields = run_config_fields();
+  if (file != nullptr) {
+    if (!file->is_object()) throw SettingError("--config " + file_name + ": expected a JSON object");
+    for (const auto& [key, value] : file->items()) {
+      const auto found =
+          std::find_if(fields.begin(), fields.end(), [&](const RunConfigField& f) { return f.file_key == key; });
+      if (found == fields.end()) throw SettingError("--config " + file_name + ": unknown key '" + key + "'");
+      try {
+        found->read(config, value);
+      } catch (const SettingError& error) {
+        throw SettingError("--config " + file_name + ": '" + key + "' " + error.what());
+      }
+      min_steps_given = min_steps_given || found->key == "min_steps";
+    }
+  }
+  for (const auto& [field, text] : flags) {
+    try {
+      field->parse(config, text);
+    } catch (const SettingError& error) {
+      throw SettingError(field->flag + ": " + error.what());
+    }
+    min_steps_given = min_steps_given || field->key == "min_steps";
+  }
+  if (!min_steps_given) config.min_steps = std::min(config.min_steps, config.max_steps);
+  validate_run_config(config);
+  return config;
+}
+
+nlohmann::json run_config_to_json(const RunConfig& config) {
+  json out = json::object();
+  for (const auto& field : run_config_fields()) out[field.key] = field.write(config);
+  return out;
+}
+
+RunConfig run_config_from_json(const nlohmann::json& in, const std::string& path) {
+  detail::ObjectReader fields(in, path);
+  RunConfig config;
+  for (const auto& field : run_config_fields()) {
+    const json* value = field.optional_on_read ? fields.optional(field.key) : &fields.required(field.key);
+    if (value == nullptr) continue;
+    try {
+      field.read(config, *value);
+    } catch (const SettingError& error) {
+      detail::fail_at(fields.path_of(field.key), error.what());
+    }
+  }
+  fields.finish();
+  return config;
+}
+
+}  // namespace ampbench::reports
