@@ -30,16 +30,23 @@ struct RunFlags {
   bool no_isolate = false;
 };
 
+constexpr std::uintmax_t kMaxConfigBytes = 1 << 20;  // a settings file is a few hundred bytes
+
 // The --config file: a JSON object of settings (the keys of run_config_fields, plus "out").
 reports::RunConfig read_settings(const RunFlags& flags, std::filesystem::path& out) {
   if (!flags.config_file) return reports::layer_run_config(nullptr, "", flags.settings);
   const auto& file = *flags.config_file;
+  std::string text;
+  try {
+    text = reports::read_text_file(file, kMaxConfigBytes);
+  } catch (const reports::ReportError& error) {
+    throw UsageError("--config " + file + ": cannot read the file (" + error.what() + ")");
+  }
   nlohmann::json values;
   try {
-    values = reports::parse_json_text(reports::read_text_file(file, 1 << 20), file);
+    values = reports::parse_json_text(text, file);
   } catch (const reports::ReportError& error) {
-    const std::string what = error.what();
-    throw UsageError("--config " + (what.find("cannot") != std::string::npos ? file + ": cannot read the file" : what));
+    throw UsageError(std::string("--config ") + error.what());
   }
   if (values.is_object() && values.contains("out")) {
     if (!values["out"].is_string()) throw UsageError("--config " + file + ": 'out' must be a string");

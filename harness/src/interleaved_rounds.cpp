@@ -105,51 +105,43 @@ std::vector<std::size_t> pass_order(std::size_t slots, std::int64_t pass) {
   return order;
 }
 
-RoundsOutcome run_rounds(std::vector<ModeSession*> sessions, TensorMemoryProbe& memory, const RoundRules& rules,
-                         c10::Device device, const RoundProgress& progress) {
-  RoundsOutcome outcome;
-  outcome.sessions.resize(sessions.size());
-  const MachineProbe probe(device);
-  std::vector<Slot> slots;
-  for (std::size_t i = 0; i < sessions.size(); ++i)
-    slots.push_back({sessions[i], StepTimer(device), {}, {}, &outcome.sessions[i]});
-  SessionTimes probe_times;
-  slots.push_back({nullptr, StepTimer(device), {}, {}, &probe_times});
+namespace {
 
-  const auto live = [&](const Slot& slot) { return slot.times->error.empty(); };
-  const auto any_mode_live = [&] {
-    return std::any_of(slots.begin(), slots.end() - 1, [&](const Slot& slot) { return live(slot); });
-  };
-  const auto steps_of_live_modes = [&] {
-    std::int64_t most = 0;
-    for (auto it = slots.begin(); it != slots.end() - 1; ++it) {
-      if (live(*it)) most = std::max<std::int64_t>(most, static_cast<std::int64_t>(it->host_s.size()));
+// The slots of one timed phase (each mode, then the probe) and what they have measured so far.
+class Rotation {
+ public:
+  Rotation(const std::vector<ModeSession*>& sessions, RoundsOutcome& outcome, c10::Device device)
+      : probe_(device), outcome_(outcome) {
+    outcome_.sessions.resize(sessions.size());
+    for (std::size_t i = 0; i < sessions.size(); ++i) {
+      slots_.push_back({sessions[i], StepTimer(device), {}, {}, &outcome_.sessions[i]});
     }
-    return most;
-  };
+    slots_.push_back({nullptr, StepTimer(device), {}, {}, &probe_times_});
+  }
 
-  const auto start = Clock::now();
-  std::int64_t pass = 0;
-  for (std::int64_t round = 0; any_mode_live(); ++round) {
-    for (std::int64_t in_round = 0; in_round < rules.steps_per_round && steps_of_live_modes() < rules.max_steps;
-         ++in_round, ++pass) {
-      for (const auto index : pass_order(slots.size(), pass)) {
-        auto& slot = slots[index];
-        if (!live(slot)) continue;
-        try {
-          if (slot.session == nullptr) {
-            slot.timer.time([&] { probe.run(); }, slot.host_s);
-          } else {
-            timed_step(*slot.session, memory, slot.timer, slot.host_s);
-          }
-          slot.step_round.push_back(round);
-        } catch (const std::exception& error) {
-          slot.times->error = error_text(error);
-          if (slot.session == nullptr) throw;  // the probe failing means the device is gone
+  // One step of every live mode and one probe call, in this pass's order. A mode whose step throws
+  // leaves the rotation with its error; the probe throwing means the device is gone.
+  void run_pass(std::int64_t pass, std::int64_t round, TensorMemoryProbe& memory) {
+    for (const auto index : pass_order(slots_.size(), pass)) {
+      auto& slot = slots_[index];
+      if (!live(slot)) continue;
+      try {
+        if (slot.session == nullptr) {
+          slot.timer.time([&] { probe_.run(); }, slot.host_s);
+        } else {
+          timed_step(*slot.session, memory, slot.timer, slot.host_s);
         }
+        slot.step_round.push_back(round);
+      } catch (const std::exception& error) {
+        slot.times->error = error_text(error);
+        if (slot.session == nullptr) throw;
       }
     }
-    for (auto& slot : slots) {
+  }
+
+  // Reads the round's times (waiting for the device on GPUs) and its median per slot.
+  void close_round(std::int64_t round) {
+    for (auto& slot : slots_) {
       if (!live(slot)) continue;
       auto& times = *slot.times;
       times.step_s = slot.timer.all(slot.host_s);
@@ -157,22 +149,61 @@ RoundsOutcome run_rounds(std::vector<ModeSession*> sessions, TensorMemoryProbe& 
       times.step_round = slot.step_round;
       times.round_median_s.push_back(round_median(times.step_s, times.step_round, round));
     }
-    outcome.rounds = round + 1;
-    const double elapsed = seconds_since(start);
-    if (progress) progress(outcome.rounds, steps_of_live_modes(), elapsed);
-    if (!any_mode_live()) break;
-    if (outcome.rounds >= rules.min_rounds && precise_enough(outcome, rules)) {
-      outcome.stop_reason = "precision reached";
-    } else if (steps_of_live_modes() >= rules.max_steps) {
-      outcome.stop_reason = "step cap";
-    } else if (elapsed >= rules.time_cap_s && outcome.rounds >= 2) {
-      outcome.stop_reason = "time cap";
+    outcome_.rounds = round + 1;
+    outcome_.probe_round_median_s = probe_times_.round_median_s;
+  }
+
+  [[nodiscard]] bool any_mode_live() const {
+    return std::any_of(slots_.begin(), slots_.end() - 1, [](const Slot& slot) { return live(slot); });
+  }
+  [[nodiscard]] std::int64_t most_steps() const {
+    std::int64_t most = 0;
+    for (auto it = slots_.begin(); it != slots_.end() - 1; ++it) {
+      if (live(*it)) most = std::max<std::int64_t>(most, static_cast<std::int64_t>(it->host_s.size()));
     }
-    if (!outcome.stop_reason.empty()) break;
+    return most;
+  }
+
+ private:
+  static bool live(const Slot& slot) { return slot.times->error.empty(); }
+
+  const MachineProbe probe_;
+  RoundsOutcome& outcome_;
+  SessionTimes probe_times_;
+  std::vector<Slot> slots_;
+};
+
+std::string reason_to_stop(const RoundsOutcome& outcome, const RoundRules& rules, std::int64_t most_steps,
+                           double elapsed_s) {
+  if (outcome.rounds >= rules.min_rounds && precise_enough(outcome, rules)) return "precision reached";
+  if (most_steps >= rules.max_steps) return "step cap";
+  // The time cap wins over min_rounds and min_steps, so a very slow mode (AMP on a CPU without
+  // low-precision GEMM) still ends, with the precision it reached recorded; two rounds at least,
+  // for an interval.
+  if (elapsed_s >= rules.time_cap_s && outcome.rounds >= 2) return "time cap";
+  return "";
+}
+
+}  // namespace
+
+RoundsOutcome run_rounds(std::vector<ModeSession*> sessions, TensorMemoryProbe& memory, const RoundRules& rules,
+                         c10::Device device, const RoundProgress& progress) {
+  RoundsOutcome outcome;
+  Rotation rotation(sessions, outcome, device);
+  const auto start = Clock::now();
+  std::int64_t pass = 0;
+  for (std::int64_t round = 0; rotation.any_mode_live() && outcome.stop_reason.empty(); ++round) {
+    for (std::int64_t in_round = 0; in_round < rules.steps_per_round && rotation.most_steps() < rules.max_steps;
+         ++in_round) {
+      rotation.run_pass(pass++, round, memory);
+    }
+    rotation.close_round(round);
+    const double elapsed = seconds_since(start);
+    if (progress) progress(outcome.rounds, rotation.most_steps(), elapsed);
+    if (rotation.any_mode_live()) outcome.stop_reason = reason_to_stop(outcome, rules, rotation.most_steps(), elapsed);
   }
   if (outcome.stop_reason.empty()) outcome.stop_reason = "every mode failed";
   synchronize(device);
-  outcome.probe_round_median_s = probe_times.round_median_s;
   return outcome;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "ampbench/workloads/registry.h"
+#include "nvtx_ranges.h"
 
 namespace ampbench::harness::detail {
 namespace {
@@ -40,7 +41,11 @@ reports::ModeSettings apply_precision(const Mode& mode) {
 
 ModeSession::ModeSession(const WorkloadTask& task, const Mode& mode, c10::Device device, TensorMemoryProbe& memory,
                          std::int64_t step_capacity)
-    : task_(task), mode_(mode), device_(device), settings_(apply_precision(mode)) {
+    : task_(task),
+      mode_(mode),
+      device_(device),
+      settings_(apply_precision(mode)),
+      cell_range_name_("cell " + task.workload + "/" + mode.name + "/" + device.str()) {
   // Keeping each step's loss as a tensor would keep its storage alive: a 0-dim mean loss can be a
   // view of the whole element-wise buffer (PLATFORM.md), which made memory grow with the steps.
   loss_buffer_ = torch::empty({step_capacity}, torch::TensorOptions().dtype(torch::kFloat).device(device));
@@ -58,6 +63,8 @@ ModeSession::ModeSession(const WorkloadTask& task, const Mode& mode, c10::Device
 void ModeSession::step() {
   TORCH_CHECK(steps_done_ < loss_buffer_.numel(), "mode ", mode_.name, ": more steps than the ", loss_buffer_.numel(),
               " planned");
+  // Each step is a range named for its cell, so a timeline of interleaved modes shows whose it is.
+  const PhaseRange cell_range(cell_range_name_.c_str());
   (void)apply_precision(mode_);
   const auto& inject = task_.inject_overflow_steps;
   const bool overflow = std::find(inject.begin(), inject.end(), steps_done_) != inject.end();

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -13,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <utility>
 #include <vector>
 
 #include "ampbench/harness/worker.h"
@@ -60,13 +62,29 @@ std::string describe_exit(int status) {
   return "cell process exited with code " + std::to_string(WEXITSTATUS(status)) + " without a result";
 }
 
+// A worker that died before reading its task must not take this process with it: SIGPIPE is
+// blocked around the write (EPIPE reports it instead) and a pending one consumed.
 void write_all(int fd, const std::string& text) {
+  sigset_t pipe_signal;
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  sigset_t previous;
+  pthread_sigmask(SIG_BLOCK, &pipe_signal, &previous);
+  int error = 0;
   for (std::size_t done = 0; done < text.size();) {
     const ssize_t wrote = write(fd, text.data() + done, text.size() - done);
     if (wrote < 0 && errno == EINTR) continue;
-    if (wrote <= 0) throw std::runtime_error(std::string("cannot write to the worker: ") + strerror(errno));
+    if (wrote <= 0) {
+      error = errno;
+      break;
+    }
     done += static_cast<std::size_t>(wrote);
   }
+  const timespec no_wait{0, 0};
+  while (sigtimedwait(&pipe_signal, nullptr, &no_wait) == SIGPIPE) {
+  }
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  if (error != 0) throw std::runtime_error(std::string("cannot write to the worker: ") + strerror(error));
 }
 
 // Splits the child's stderr into lines: progress to the callback, the rest to our stderr.
@@ -112,36 +130,15 @@ pid_t spawn_worker(const Pipe& task, const Pipe& result, const Pipe& errors) {
   return pid;
 }
 
-}  // namespace
-
-void emit_progress(const nlohmann::json& progress) { std::cerr << kProgressPrefix << progress.dump() << std::endl; }
-
-WorkerOutcome run_in_worker(const nlohmann::json& task, double timeout_s,
-                            const std::function<void(const nlohmann::json&)>& on_progress) {
-  WorkerOutcome outcome;
-  pid_t pid = 0;
-  Pipe task_pipe;
-  Pipe result_pipe;
-  Pipe error_pipe;
-  try {
-    pid = spawn_worker(task_pipe, result_pipe, error_pipe);
-    task_pipe.close_read();
-    result_pipe.close_write();
-    error_pipe.close_write();
-    // Small enough for the pipe's buffer, and the child reads it whole before anything else.
-    write_all(task_pipe.write_end(), task.dump());
-    task_pipe.close_write();
-  } catch (const std::exception& error) {
-    if (pid > 0) kill(pid, SIGKILL), waitpid(pid, nullptr, 0);
-    outcome.failure = error.what();
-    return outcome;
-  }
-
+// Reads the worker's stderr (progress and its own messages) and its result until both close,
+// killing it once the deadline passes. Returns the result text and whether it was killed.
+std::pair<std::string, bool> collect_output(pid_t pid, int stderr_fd, int result_fd, double timeout_s,
+                                            const std::function<void(const nlohmann::json&)>& on_progress) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   bool timed_out = false;
   std::string result_text;
   StderrPump pump(on_progress);
-  pollfd fds[2] = {{error_pipe.read_end(), POLLIN, 0}, {result_pipe.read_end(), POLLIN, 0}};
+  pollfd fds[2] = {{stderr_fd, POLLIN, 0}, {result_fd, POLLIN, 0}};
   char buffer[65536];
   while (fds[0].fd >= 0 || fds[1].fd >= 0) {
     const auto left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
@@ -165,6 +162,39 @@ WorkerOutcome run_in_worker(const nlohmann::json& task, double timeout_s,
     }
   }
   pump.finish();
+  return {result_text, timed_out};
+}
+
+}  // namespace
+
+void emit_progress(const nlohmann::json& progress) { std::cerr << kProgressPrefix << progress.dump() << std::endl; }
+
+WorkerOutcome run_in_worker(const nlohmann::json& task, double timeout_s,
+                            const std::function<void(const nlohmann::json&)>& on_progress) {
+  WorkerOutcome outcome;
+  pid_t pid = 0;
+  Pipe task_pipe;
+  Pipe result_pipe;
+  Pipe error_pipe;
+  try {
+    pid = spawn_worker(task_pipe, result_pipe, error_pipe);
+    task_pipe.close_read();
+    result_pipe.close_write();
+    error_pipe.close_write();
+    // Small enough for the pipe's buffer, and the child reads it whole before anything else.
+    write_all(task_pipe.write_end(), task.dump());
+    task_pipe.close_write();
+  } catch (const std::exception& error) {
+    if (pid > 0) {
+      kill(pid, SIGKILL);
+      waitpid(pid, nullptr, 0);
+    }
+    outcome.failure = error.what();
+    return outcome;
+  }
+
+  const auto [result_text, timed_out] =
+      collect_output(pid, error_pipe.read_end(), result_pipe.read_end(), timeout_s, on_progress);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }

@@ -13,7 +13,6 @@
 #include "ampbench/harness/workload_task.h"
 #include "ampbench/reports/stats.h"
 #include "device_hooks.h"
-#include "nvtx_ranges.h"
 #include "precision_audit.h"
 
 namespace ampbench::harness {
@@ -161,7 +160,6 @@ void measure(const WorkloadTask& task, std::vector<ModeSlot>& slots, const Workl
   const c10::Device device(task.config.device);
   detail::require_device(device);
   if (task.config.threads > 0) at::set_num_threads(task.config.threads);
-  const detail::PhaseRange workload_range(("workload " + task.workload + "/" + task.config.device).c_str());
   const auto device_at_start = detail::start_device_memory(device);
   detail::TensorMemoryProbe memory(device);
   reset_peak_rss();

@@ -36,14 +36,11 @@ std::string rounds_figures(const CellComparison& cell) {
   return text;
 }
 
-// Round by round, each round divided by its machine probe: a change must be resolved by the two
-// runs' own round-to-round noise (Welch's t test) and exceed the threshold to count. Beyond the
-// threshold but not resolved: inconclusive, listed with its interval, never a failure.
-void check_step_time_by_rounds(const CellComparison& cell, const CheckOptions& options, CellCheck& check) {
-  const auto& normalised = *cell.normalised_rounds;
-  const double change = normalised.ratio.value - 1.0;
-  const bool significant = normalised.p_value < options.alpha;
-  const std::string figures = rounds_figures(cell);
+// A step-time change is a regression (or an improvement) only when it is significant and beyond
+// the threshold. Beyond it but unresolved by the runs' noise: by rounds, the verdict
+// "inconclusive" (passes, listed); by steps (older reports), a note.
+void judge_step_time(double change, bool significant, const std::string& figures, bool by_rounds,
+                     const CheckOptions& options, CellCheck& check) {
   if (significant && change > options.max_slowdown) {
     check.verdict = "regressed";
     check.reasons.push_back(figures + " < alpha " + detail::format_general(options.alpha) + ", beyond the " +
@@ -51,32 +48,26 @@ void check_step_time_by_rounds(const CellComparison& cell, const CheckOptions& o
   } else if (significant && change < -options.max_slowdown) {
     if (check.verdict == "pass") check.verdict = "improved";
     check.reasons.push_back(figures + ": faster");
-  } else if (std::fabs(change) > options.max_slowdown) {
+  } else if (std::fabs(change) > options.max_slowdown && by_rounds) {
     if (check.verdict == "pass") check.verdict = "inconclusive";
     check.reasons.push_back(figures + ": beyond the threshold, but the runs' own noise cannot resolve it");
+  } else if (std::fabs(change) > options.max_slowdown) {
+    check.reasons.push_back(figures + ": beyond the threshold but not significant");
   }
 }
 
 void check_step_time(const CellComparison& cell, const CheckOptions& options, CellCheck& check) {
+  // Round by round, each round divided by its machine probe, Welch's t test on the logs.
   if (cell.normalised_rounds) {
-    check_step_time_by_rounds(cell, options, check);
+    const auto& normalised = *cell.normalised_rounds;
+    judge_step_time(normalised.ratio.value - 1.0, normalised.p_value < options.alpha, rounds_figures(cell), true,
+                    options, check);
     return;
   }
-  const double change = cell.time_ratio.value - 1.0;
-  const bool significant = cell.u_test.p_value < options.alpha;
   const std::string figures =
       "step time " + percent_interval(cell.time_ratio) + " (" + detail::format_duration(cell.base_time.median) +
       " -> " + detail::format_duration(cell.current_time.median) + "), U test p " + format_p_value(cell.u_test.p_value);
-  if (significant && change > options.max_slowdown) {
-    check.verdict = "regressed";
-    check.reasons.push_back(figures + " < alpha " + detail::format_general(options.alpha) + ", beyond the " +
-                            format_percent(options.max_slowdown, false) + " threshold");
-  } else if (significant && change < -options.max_slowdown) {
-    if (check.verdict == "pass") check.verdict = "improved";
-    check.reasons.push_back(figures + ": faster");
-  } else if (std::fabs(change) > options.max_slowdown) {
-    check.reasons.push_back(figures + ": beyond the threshold but not significant");
-  }
+  judge_step_time(cell.time_ratio.value - 1.0, cell.u_test.p_value < options.alpha, figures, false, options, check);
   const auto n1 = cell.base_time.count;
   const auto n2 = cell.current_time.count;
   if (std::min(n1, n2) <= kExactUTestMaxSize && smallest_exact_p(n1, n2) >= options.alpha) {

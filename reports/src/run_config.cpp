@@ -205,7 +205,7 @@ const std::vector<RunConfigField>& run_config_fields() {
       field(&RunConfig::time_cap_s, "time_cap_s", "--time-cap", "Seconds of timed steps per cell at most"),
       field(&RunConfig::seed, "seed", "--seed", "Seed of the initial weights, the teacher and the data"),
       field(&RunConfig::threads, "threads", "--threads", "Intra-op CPU threads (0: LibTorch's choice)"),
-      field(&RunConfig::batch, "batch", "--batch", "Batch size for every workload, overriding the preset"),
+      field(&RunConfig::batch, "batch", "--batch", "Batch size for every workload, overriding the preset", "", true),
       field(&RunConfig::worker_timeout_s, "worker_timeout_s", "--worker-timeout",
             "Seconds after which a workload's worker is killed and its cells fail (0: 120 + 5 x --time-cap per mode)",
             "", true),

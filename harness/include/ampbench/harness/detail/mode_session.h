@@ -50,7 +50,8 @@ class ModeSession {
   const Mode& mode_;
   c10::Device device_;
   reports::ModeSettings settings_;
-  torch::Tensor loss_buffer_;  // allocated before the ledger starts: not part of the mode's peak
+  std::string cell_range_name_;  // the NVTX range around each step: "cell workload/mode/device"
+  torch::Tensor loss_buffer_;    // allocated before the ledger starts: not part of the mode's peak
   ModeMemoryLedger ledger_;
   std::unique_ptr<workloads::Workload> workload_;
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
