@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -210,6 +211,24 @@ TEST(CustomFunction, ABackwardScopeWithoutAForwardScopeIsNamed) {
   } catch (const c10::Error& e) {
     EXPECT_NE(std::string(e.what()).find("forward recorded no autocast state for cpu"), std::string::npos) << e.what();
   }
+}
+
+TEST(CustomFunction, MisuseIsNamed) {
+  const auto expect_error = [](const std::function<void()>& call, const std::string& needle) {
+    try {
+      call();
+      ADD_FAILURE() << "no error; expected one containing: " << needle;
+    } catch (const std::exception& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  AutogradContext ctx;
+  expect_error([&] { CustomForwardScope scope(nullptr, kCpu); }, "CustomForwardScope: ctx is null");
+  expect_error([&] { CustomForwardScope scope(&ctx, kCpu, torch::kInt); },
+               "cast_inputs must be a floating-point dtype, got Int");
+  expect_error([&] { CustomForwardScope scope(&ctx, c10::DeviceType::Meta); },
+               "is not supported (supported: CPU, CUDA)");
+  expect_error([&] { CustomBackwardScope scope(nullptr, kCpu); }, "CustomBackwardScope: ctx is null");
 }
 
 }  // namespace

@@ -46,6 +46,7 @@ enum class StepOutcome { kStepped, kSkipped, kDecidedOnDevice };
 //   step(optimizer):               one, to decide whether to call optimizer.step(); none when
 //                                   the optimizer is a ScaleAwareOptimizer.
 //   get_scale(), get_growth_tracker(): one each (zero before the first scale()).
+//   pending_inv_scale(): none.
 //   state_dict(): two; telemetry(): one for the whole history.
 // host_syncs() counts them; tests check the count against the dispatcher's record of
 // aten::_local_scalar_dense (the op behind every Tensor::item()).
