@@ -13,12 +13,14 @@
 
 #include "ampbench/amp/autocast.h"
 #include "ampbench/amp/custom_function.h"
+#include "expect_error.h"
 
 namespace {
 
 using ampbench::amp::Autocast;
 using ampbench::amp::CustomBackwardScope;
 using ampbench::amp::CustomForwardScope;
+using ampbench::amp::testing::expect_error;
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 constexpr auto kCpu = c10::DeviceType::CPU;
@@ -214,14 +216,6 @@ TEST(CustomFunction, ABackwardScopeWithoutAForwardScopeIsNamed) {
 }
 
 TEST(CustomFunction, MisuseIsNamed) {
-  const auto expect_error = [](const std::function<void()>& call, const std::string& needle) {
-    try {
-      call();
-      ADD_FAILURE() << "no error; expected one containing: " << needle;
-    } catch (const std::exception& e) {
-      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-    }
-  };
   AutogradContext ctx;
   expect_error([&] { CustomForwardScope scope(nullptr, kCpu); }, "CustomForwardScope: ctx is null");
   expect_error([&] { CustomForwardScope scope(&ctx, kCpu, torch::kInt); },

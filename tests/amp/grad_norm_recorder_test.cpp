@@ -13,6 +13,7 @@
 #include "ampbench/amp/fused_optimizers.h"
 #include "ampbench/amp/grad_norm_recorder.h"
 #include "ampbench/amp/grad_scaler.h"
+#include "expect_error.h"
 #include "sync_counter.h"
 
 namespace {
@@ -20,6 +21,7 @@ namespace {
 using ampbench::amp::GradNormRecorder;
 using ampbench::amp::GradScaler;
 using ampbench::amp::StepOutcome;
+using ampbench::amp::testing::expect_error;
 using ampbench::amp::testing::SyncCounter;
 constexpr auto kCpu = c10::DeviceType::CPU;
 constexpr float kInf = std::numeric_limits<float>::infinity();
@@ -196,14 +198,6 @@ TEST(GradNormRecorder, MisuseIsNamed) {
   torch::optim::SGD optimizer(net.model->parameters(), torch::optim::SGDOptions(0.1));
   GradScaler scaler(kCpu);
   GradNormRecorder recorder;
-  const auto expect_error = [](const std::function<void()>& call, const std::string& needle) {
-    try {
-      call();
-      ADD_FAILURE() << "no error; expected one containing: " << needle;
-    } catch (const c10::Error& e) {
-      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-    }
-  };
   expect_error([&] { recorder.record(optimizer); }, "record(optimizer): no parameter has a gradient");
   expect_error([&] { recorder.record(optimizer, scaler); }, "pending_inv_scale() called before scale()");
   scaler.scale(net.loss(0)).backward();
