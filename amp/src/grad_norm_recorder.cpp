@@ -31,7 +31,8 @@ std::vector<at::Tensor> per_tensor_norms(const std::vector<at::Tensor>& grads, c
       groups.push_back({key, {}});
       group = std::prev(groups.end());
     }
-    // A sparse gradient's norm is that of its values (duplicates coalesced first).
+    // A sparse gradient's norm is that of its values, duplicates summed first (coalescing a
+    // sparse CUDA gradient costs a host sync; dense gradients never do).
     group->second.push_back(grad.is_sparse() ? grad.coalesce()._values() : grad);
   }
   std::vector<at::Tensor> norms;

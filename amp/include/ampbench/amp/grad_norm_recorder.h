@@ -20,8 +20,9 @@ namespace ampbench::amp {
 // (float64 for float64 gradients). A step whose gradients hold inf or NaN (a step GradScaler
 // skips) records inf or NaN, so a reader flags it by the value alone.
 //
-// Host synchronisations: record() none; norms() one for the whole history (host_syncs() counts
-// them, as GradScaler::host_syncs() does).
+// Host synchronisations: record() none (for dense gradients; a sparse CUDA gradient is coalesced,
+// which syncs); norms() one for the whole history (host_syncs() counts it, as
+// GradScaler::host_syncs() counts the scaler's).
 class GradNormRecorder {
  public:
   // The norm of the optimizer's gradients as they are now: a loop without a scaler (FP32, BF16),
