@@ -8,6 +8,11 @@
 //   BM_UnscaleAndUpdate/O/L/W  scaler.unscale_(optimizer) + scaler.update() (check + unscale, then
 //                              the scale update; no optimizer step)
 //   BM_GradScalerStep/O/L/W    scaler.step(optimizer) + scaler.update()    (unscale_ inside)
+//   BM_GradScalerStepRecordingNorm/O/L/W   the same with GradNormRecorder::record(optimizer,
+//                              scaler) before step: the telemetry's cost is the difference, and
+//                              host_syncs_per_step must stay that of BM_GradScalerStep
+//   BM_OptimizerStepRecordingNorm/O/L/W    optimizer.step() + record(optimizer): a loop without
+//                              a scaler (FP32, BF16); host_syncs_per_step must be 0
 //   O: 0 = torch::optim::SGD (one host sync per step), 1 = ampbench FusedSGD (scale-aware: none).
 //   L Linear(W, W) layers, SGD with momentum; counters: parameter count, host syncs per step.
 #include <benchmark/benchmark.h>
@@ -16,6 +21,7 @@
 #include <torch/optim/sgd.h>
 
 #include "ampbench/amp/fused_optimizers.h"
+#include "ampbench/amp/grad_norm_recorder.h"
 #include "ampbench/amp/grad_scaler.h"
 
 namespace {
@@ -57,11 +63,11 @@ ampbench::amp::GradScaler unit_scaler() {
   return scaler;
 }
 
-void set_counters(benchmark::State& state, const StepFixture& fixture, const ampbench::amp::GradScaler& scaler,
-                  std::int64_t syncs_before) {
+// syncs: the host syncs of the timed loop, as the scaler and the recorder count their own.
+void set_counters(benchmark::State& state, const StepFixture& fixture, std::int64_t syncs) {
   set_counters(state, fixture);
-  state.counters["host_syncs_per_step"] = benchmark::Counter(static_cast<double>(scaler.host_syncs() - syncs_before) /
-                                                             static_cast<double>(state.iterations()));
+  state.counters["host_syncs_per_step"] =
+      benchmark::Counter(static_cast<double>(syncs) / static_cast<double>(state.iterations()));
 }
 
 void BM_OptimizerStep(benchmark::State& state) {
@@ -85,7 +91,7 @@ void BM_UnscaleAndUpdate(benchmark::State& state) {
     scaler.unscale_(*fixture.optimizer);
     scaler.update();
   }
-  set_counters(state, fixture, scaler, syncs_before);
+  set_counters(state, fixture, scaler.host_syncs() - syncs_before);
   scaler.clear_telemetry();
 }
 
@@ -100,8 +106,43 @@ void BM_GradScalerStep(benchmark::State& state) {
     benchmark::DoNotOptimize(scaler.step(*fixture.optimizer));
     scaler.update();
   }
-  set_counters(state, fixture, scaler, syncs_before);
+  set_counters(state, fixture, scaler.host_syncs() - syncs_before);
   scaler.clear_telemetry();
+}
+
+void BM_GradScalerStepRecordingNorm(benchmark::State& state) {
+  torch::set_num_threads(1);
+  StepFixture fixture(state.range(0), state.range(1), state.range(2));
+  auto scaler = unit_scaler();
+  ampbench::amp::GradNormRecorder recorder;
+  recorder.record(*fixture.optimizer, scaler);  // warm-up, as above; allocates the first history buffer
+  (void)scaler.step(*fixture.optimizer);
+  scaler.update();
+  const auto syncs_before = scaler.host_syncs() + recorder.host_syncs();
+  for (auto _ : state) {
+    recorder.record(*fixture.optimizer, scaler);
+    benchmark::DoNotOptimize(scaler.step(*fixture.optimizer));
+    scaler.update();
+  }
+  set_counters(state, fixture, scaler.host_syncs() + recorder.host_syncs() - syncs_before);
+  state.counters["norms_recorded"] = static_cast<double>(recorder.size());
+  scaler.clear_telemetry();
+  recorder.clear();
+}
+
+void BM_OptimizerStepRecordingNorm(benchmark::State& state) {
+  torch::set_num_threads(1);
+  StepFixture fixture(state.range(0), state.range(1), state.range(2));
+  ampbench::amp::GradNormRecorder recorder;
+  recorder.record(*fixture.optimizer);  // warm-up
+  fixture.optimizer->step();
+  const auto syncs_before = recorder.host_syncs();
+  for (auto _ : state) {
+    recorder.record(*fixture.optimizer);
+    fixture.optimizer->step();
+  }
+  set_counters(state, fixture, recorder.host_syncs() - syncs_before);
+  recorder.clear();
 }
 
 void parameter_counts(benchmark::internal::Benchmark* bench) {
@@ -120,6 +161,8 @@ void parameter_counts(benchmark::internal::Benchmark* bench) {
 BENCHMARK(BM_OptimizerStep)->Apply(parameter_counts);
 BENCHMARK(BM_UnscaleAndUpdate)->Apply(parameter_counts);
 BENCHMARK(BM_GradScalerStep)->Apply(parameter_counts);
+BENCHMARK(BM_GradScalerStepRecordingNorm)->Apply(parameter_counts);
+BENCHMARK(BM_OptimizerStepRecordingNorm)->Apply(parameter_counts);
 
 }  // namespace
 

@@ -181,10 +181,29 @@ void GradScaler::unscale_(torch::optim::Optimizer& optimizer) {
               "unscale_() has already been called on this optimizer since the last update().");
   TORCH_CHECK(state.stage != OptimizerStage::kStepped, "unscale_() is being called after step().");
 
-  // As PyTorch: the reciprocal in double, rounded once to float.
-  const at::Tensor inv_scale = scale_.to(at::kDouble).reciprocal().to(at::kFloat);
-  state.found_inf_per_device = unscale_grads(optimizer, inv_scale, /*allow_fp16=*/false);
+  state.found_inf_per_device = unscale_grads(optimizer, inv_scale(), /*allow_fp16=*/false);
   state.stage = OptimizerStage::kUnscaled;
+}
+
+at::Tensor GradScaler::inv_scale() const {
+  // As PyTorch: the reciprocal in double, rounded once to float.
+  return scale_.to(at::kDouble).reciprocal().to(at::kFloat);
+}
+
+std::optional<at::Tensor> GradScaler::pending_inv_scale(const torch::optim::Optimizer& optimizer) const {
+  if (!enabled_) {
+    return std::nullopt;
+  }
+  require_scale("pending_inv_scale");
+  const auto it = per_optimizer_.find(&optimizer);
+  const OptimizerStage stage = it == per_optimizer_.end() ? OptimizerStage::kReady : it->second.stage;
+  TORCH_CHECK(stage != OptimizerStage::kStepped,
+              "GradScaler::pending_inv_scale() called after step() on this optimizer: whether its "
+              "gradients still carry the scale is not known on the host then. Ask before step().");
+  if (stage == OptimizerStage::kUnscaled) {
+    return std::nullopt;
+  }
+  return inv_scale();
 }
 
 at::Tensor GradScaler::found_inf_on_scale_device(const OptimizerState& state) const {
@@ -245,13 +264,8 @@ at::Tensor GradScaler::combined_found_inf() const {
 }
 
 void GradScaler::record_telemetry(const at::Tensor& found_inf) {
-  const std::int64_t row = telemetry_rows_ % kTelemetryChunk;
-  if (row == 0) {
-    telemetry_chunks_.push_back(at::empty({kTelemetryChunk, 2}, scale_.options()));
-  }
-  at::Tensor destination = telemetry_chunks_.back()[row];
-  at::stack_out(destination, {scale_, found_inf.defined() ? found_inf : at::zeros_like(scale_)});
-  ++telemetry_rows_;
+  at::Tensor row = telemetry_.append(scale_.options());
+  at::stack_out(row, {scale_, found_inf.defined() ? found_inf : at::zeros_like(scale_)});
 }
 
 void GradScaler::update(std::optional<double> new_scale) {

@@ -99,22 +99,19 @@ void GradScaler::load_state_dict(const c10::Dict<std::string, c10::IValue>& stat
 
 std::vector<ScalerStepRecord> GradScaler::telemetry() const {
   std::vector<ScalerStepRecord> records;
-  if (telemetry_rows_ == 0) {
+  if (telemetry_.size() == 0) {
     return records;
   }
   ++host_syncs_;  // one copy of the whole history to the host
-  const at::Tensor history = at::cat(telemetry_chunks_).narrow(0, 0, telemetry_rows_).to(at::kCPU, at::kDouble);
+  const at::Tensor history = telemetry_.to_host();
   const auto rows = history.accessor<double, 2>();
-  records.reserve(static_cast<std::size_t>(telemetry_rows_));
-  for (std::int64_t i = 0; i < telemetry_rows_; ++i) {
+  records.reserve(static_cast<std::size_t>(history.size(0)));
+  for (std::int64_t i = 0; i < history.size(0); ++i) {
     records.push_back({rows[i][0], rows[i][1] != 0.0});
   }
   return records;
 }
 
-void GradScaler::clear_telemetry() {
-  telemetry_chunks_.clear();
-  telemetry_rows_ = 0;
-}
+void GradScaler::clear_telemetry() { telemetry_.clear(); }
 
 }  // namespace ampbench::amp

@@ -13,24 +13,24 @@
 #include <torch/torch.h>
 #include <nlohmann/json.hpp>
 
-#include <fstream>
-#include <limits>
 #include <memory>
 #include <set>
 #include <string>
 
 #include "ampbench/amp/fused_optimizers.h"
 #include "ampbench/amp/grad_scaler.h"
+#include "reference_replay.h"
 
 namespace {
 
 using ampbench::amp::StepOutcome;
+using ampbench::amp::testing::decode;
+using ampbench::amp::testing::expect_close;
+using ampbench::amp::testing::kExact;
+using ampbench::amp::testing::make_model;
+using ampbench::amp::testing::make_optimizer;
+using ampbench::amp::testing::Tolerance;
 using nlohmann::json;
-struct Tolerance {
-  double rtol = 0.0;
-  double atol = 0.0;
-};
-constexpr Tolerance kExact{};
 constexpr Tolerance kAdamRounding{1e-6, 1e-7};
 const char* const kScenarios[] = {"sgd",
                                   "adam",
@@ -45,89 +45,9 @@ const char* const kScenarios[] = {"sgd",
                                   "adamw_fused",
                                   "adam_fused_clip_after_unscale"};
 
-const json& reference() {
-  static const json document = [] {
-    std::ifstream in(AMPBENCH_GRAD_SCALER_REFERENCE_JSON);
-    if (!in) {
-      throw std::runtime_error("cannot read " AMPBENCH_GRAD_SCALER_REFERENCE_JSON
-                               " (written by the grad_scaler_reference fixture)");
-    }
-    return json::parse(in);
-  }();
-  return document;
-}
+const json& reference() { return ampbench::amp::testing::reference_document(AMPBENCH_GRAD_SCALER_REFERENCE_JSON); }
 
-const json& scenario(const std::string& name) {
-  for (const auto& spec : reference().at("scenarios")) {
-    if (spec.at("name") == name) {
-      return spec;
-    }
-  }
-  throw std::runtime_error("scenario '" + name + "' is not in the reference JSON");
-}
-
-// JSON numbers, or "inf" / "-inf" / "nan" strings, to a flat float32 tensor.
-torch::Tensor decode(const json& values) {
-  std::vector<float> out;
-  for (const auto& value : values) {
-    if (value.is_string()) {
-      const auto text = value.get<std::string>();
-      const float inf = std::numeric_limits<float>::infinity();
-      out.push_back(text == "inf" ? inf : text == "-inf" ? -inf : std::nanf(""));
-    } else {
-      out.push_back(value.get<float>());
-    }
-  }
-  return torch::tensor(out, torch::kFloat);
-}
-
-void expect_close(const torch::Tensor& actual, const json& expected, const std::string& what, Tolerance tolerance) {
-  const auto want = decode(expected);
-  const auto got = actual.detach().reshape(-1).to(torch::kFloat);
-  ASSERT_EQ(got.numel(), want.numel()) << what;
-  const bool close = at::isclose(got, want, tolerance.rtol, tolerance.atol, /*equal_nan=*/true).all().item<bool>();
-  EXPECT_TRUE(close) << what << ": max |diff| " << (got - want).abs().nan_to_num(0, 0, 0).max().item<double>()
-                     << "\n got " << got << "\n want " << want;
-}
-
-torch::nn::Sequential make_model(const json& weights, const json& dims) {
-  const auto in = dims[0].get<int64_t>(), hidden = dims[1].get<int64_t>(), out = dims[2].get<int64_t>();
-  torch::nn::Sequential model(torch::nn::Linear(in, hidden), torch::nn::Tanh(), torch::nn::Linear(hidden, out));
-  torch::NoGradGuard no_grad;
-  auto params = model->parameters();
-  for (std::size_t i = 0; i < params.size(); ++i) {
-    params[i].copy_(decode(weights.at(i)).reshape(params[i].sizes()));
-  }
-  return model;
-}
-
-std::unique_ptr<torch::optim::Optimizer> make_optimizer(const json& spec, std::vector<torch::Tensor> params) {
-  const auto type = spec.at("type").get<std::string>();
-  const bool fused = spec.value("fused", false);
-  const double lr = spec.at("lr");
-  if (type == "sgd") {
-    const auto options = torch::optim::SGDOptions(lr)
-                             .momentum(spec.at("momentum"))
-                             .weight_decay(spec.at("weight_decay"))
-                             .nesterov(spec.at("nesterov"));
-    if (fused) return std::make_unique<ampbench::amp::FusedSGD>(params, options);
-    return std::make_unique<torch::optim::SGD>(params, options);
-  }
-  const auto configure = [&](auto options) {
-    return options.betas(std::make_tuple(spec.at("beta1").get<double>(), spec.at("beta2").get<double>()))
-        .eps(spec.at("eps"))
-        .weight_decay(spec.at("weight_decay"))
-        .amsgrad(spec.at("amsgrad"));
-  };
-  if (type == "adam") {
-    const auto options = configure(torch::optim::AdamOptions(lr));
-    if (fused) return std::make_unique<ampbench::amp::FusedAdam>(params, options);
-    return std::make_unique<torch::optim::Adam>(params, options);
-  }
-  const auto options = configure(torch::optim::AdamWOptions(lr));
-  if (fused) return std::make_unique<ampbench::amp::FusedAdamW>(params, options);
-  return std::make_unique<torch::optim::AdamW>(params, options);
-}
+const json& scenario(const std::string& name) { return ampbench::amp::testing::reference_scenario(reference(), name); }
 
 // The optimizer state of one parameter under Python's names (step as a float tensor).
 std::map<std::string, torch::Tensor> state_of(torch::optim::Optimizer& optimizer, const torch::Tensor& param) {
@@ -303,16 +223,8 @@ INSTANTIATE_TEST_SUITE_P(Reference, GradScalerConformance, testing::ValuesIn(kSc
 // Scenario names are listed above because tests are discovered at build time, before the
 // reference exists; this catches a scenario added in Python but not here.
 TEST(GradScalerConformanceReference, EveryPythonScenarioIsReplayed) {
-  std::set<std::string> replayed(std::begin(kScenarios), std::end(kScenarios));
-  std::set<std::string> in_reference;
-  for (const auto& spec : reference().at("scenarios")) {
-    in_reference.insert(spec.at("name").get<std::string>());
-  }
-  EXPECT_EQ(replayed, in_reference);
-  const auto libtorch = std::to_string(TORCH_VERSION_MAJOR) + "." + std::to_string(TORCH_VERSION_MINOR) + "." +
-                        std::to_string(TORCH_VERSION_PATCH);
-  EXPECT_EQ(reference().at("torch_version").get<std::string>().substr(0, libtorch.size()), libtorch)
-      << "the reference must come from the same torch as the LibTorch under test";
+  ampbench::amp::testing::expect_replays_every_scenario(
+      reference(), std::set<std::string>(std::begin(kScenarios), std::end(kScenarios)));
 }
 
 }  // namespace

@@ -8,23 +8,15 @@
 #include <string_view>
 
 #include "ampbench/amp/grad_scaler.h"
+#include "expect_error.h"
 #include "sync_counter.h"
 
 namespace {
 
 using ampbench::amp::GradScaler;
 using ampbench::amp::StepOutcome;
+using ampbench::amp::testing::expect_error;
 using ampbench::amp::testing::SyncCounter;
-
-void expect_error(const std::function<void()>& call, std::string_view needle) {
-  try {
-    call();
-    ADD_FAILURE() << "no exception; expected one mentioning: " << needle;
-  } catch (const c10::Error& error) {
-    const std::string message = error.what_without_backtrace();
-    EXPECT_NE(message.find(needle), std::string::npos) << "message: " << message;
-  }
-}
 
 struct OneModel {
   torch::nn::Linear model{3, 2};

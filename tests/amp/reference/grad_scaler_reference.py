@@ -185,14 +185,15 @@ def scenarios():
     ]
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def write_reference(description, scenario_specs, run_scenario):
+    """The command line of every reference script: runs each scenario and writes the JSON."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--output", required=True)
     args = parser.parse_args()
     torch.set_num_threads(1)  # the C++ replay also runs on one thread: same reduction order
     results = []
-    for spec in scenarios():
-        spec["expected"] = run(spec)
+    for spec in scenario_specs():
+        spec["expected"] = run_scenario(spec)
         results.append(spec)
     document = {"torch_version": torch.__version__, "dims": list(DIMS), "batch": BATCH,
                 "scenarios": results}
@@ -200,6 +201,10 @@ def main():
     with open(temporary, "w") as handle:
         json.dump(document, handle, allow_nan=False)
     os.replace(temporary, args.output)
+
+
+def main():
+    write_reference(__doc__.splitlines()[0], scenarios, run)
 
 
 if __name__ == "__main__":

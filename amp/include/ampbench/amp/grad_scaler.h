@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "ampbench/amp/detail/step_history.h"
+
 namespace ampbench::amp {
 
 struct GradScalerOptions {
@@ -44,6 +46,7 @@ enum class StepOutcome { kStepped, kSkipped, kDecidedOnDevice };
 //   step(optimizer):               one, to decide whether to call optimizer.step(); none when
 //                                   the optimizer is a ScaleAwareOptimizer.
 //   get_scale(), get_growth_tracker(): one each (zero before the first scale()).
+//   pending_inv_scale(): none.
 //   state_dict(): two; telemetry(): one for the whole history.
 // host_syncs() counts them; tests check the count against the dispatcher's record of
 // aten::_local_scalar_dense (the op behind every Tensor::item()).
@@ -73,6 +76,14 @@ class GradScaler {
   void update(const torch::Tensor& new_scale);
 
   [[nodiscard]] double get_scale() const;  // 1.0 when disabled
+
+  // The factor that unscales this optimizer's gradients as they are now, without a host sync: a
+  // float32 0-dim tensor on the scaler's device, 1/scale rounded as unscale_() rounds it, while
+  // they still carry the scale (after scale(loss).backward(), before unscale_(optimizer) or
+  // step(optimizer)); nullopt once unscale_() has run, or when the scaler is disabled. Throws
+  // before the first scale(), and after step(optimizer) until update() (a ScaleAwareOptimizer's
+  // kernel decides on the device whether the gradients were unscaled in place).
+  [[nodiscard]] std::optional<at::Tensor> pending_inv_scale(const torch::optim::Optimizer& optimizer) const;
   [[nodiscard]] std::int64_t get_growth_tracker() const;
   [[nodiscard]] bool is_enabled() const { return enabled_; }
   [[nodiscard]] double get_growth_factor() const { return growth_factor_; }
@@ -109,6 +120,7 @@ class GradScaler {
                                                                               bool allow_fp16);
   [[nodiscard]] at::Tensor found_inf_on_scale_device(const OptimizerState& state) const;
   [[nodiscard]] at::Tensor combined_found_inf() const;
+  [[nodiscard]] at::Tensor inv_scale() const;
   void record_telemetry(const at::Tensor& found_inf);
   [[nodiscard]] double read_double(const at::Tensor& tensor) const;
 
@@ -122,11 +134,9 @@ class GradScaler {
   at::Tensor scale_;           // float32, 0-dim (as in PyTorch: a [1] scale would promote fp16)
   at::Tensor growth_tracker_;  // int32, 0-dim
   std::unordered_map<const torch::optim::Optimizer*, OptimizerState> per_optimizer_;
-  // Telemetry rows (scale, combined found_inf) in float32 [kTelemetryChunk, 2] device buffers:
-  // one kernel per update(), no allocation but one per chunk, bounded memory per step.
-  static constexpr std::int64_t kTelemetryChunk = 4096;
-  std::vector<at::Tensor> telemetry_chunks_;
-  std::int64_t telemetry_rows_ = 0;
+  // Telemetry rows (scale, combined found_inf), float32 on the scale's device: one kernel per
+  // update(), no host sync.
+  detail::StepHistory telemetry_{2};
   mutable std::int64_t host_syncs_ = 0;
 };
 
