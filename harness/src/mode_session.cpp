@@ -56,7 +56,8 @@ ModeSession::ModeSession(const WorkloadTask& task, const Mode& mode, c10::Device
   optimizer_ = workload_->make_optimizer();
   if (mode.grad_scaler) scaler_.emplace(device.type());
   for (std::int64_t index = 0; index < kBatchPool; ++index) batches_.push_back(workload_->make_batch(index));
-  step_.emplace(TrainingStep{*workload_, *optimizer_, scaler_ ? &*scaler_ : nullptr, mode_, device.type()});
+  step_.emplace(
+      TrainingStep{*workload_, *optimizer_, scaler_ ? &*scaler_ : nullptr, &grad_norms_, mode_, device.type()});
   ledger_.end(memory);
 }
 

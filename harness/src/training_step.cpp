@@ -24,6 +24,7 @@ torch::Tensor TrainingStep::run(const workloads::Batch& batch, bool inject_overf
       PhaseRange range("backward");
       loss.backward();
     }
+    if (grad_norms != nullptr) grad_norms->record(optimizer);
     PhaseRange range("optimizer step");
     optimizer.step();
     return loss.detach();
@@ -36,6 +37,7 @@ torch::Tensor TrainingStep::run(const workloads::Batch& batch, bool inject_overf
     PhaseRange range("unscale");
     scaler->unscale_(optimizer);
   }
+  if (grad_norms != nullptr) grad_norms->record(optimizer, *scaler);
   {
     PhaseRange range("optimizer step");
     (void)scaler->step(optimizer);  // skipped steps are read from the scaler's telemetry

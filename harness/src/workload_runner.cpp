@@ -135,6 +135,7 @@ void fill_timed(const detail::RoundsOutcome& outcome, const detail::SessionTimes
   cell.step_times_s = times.step_s;
   cell.host_step_times_s = times.host_step_s;
   cell.losses = slot.session->losses();
+  cell.grad_norms = slot.session->grad_norms();
   cell.throughput.stop_reason = outcome.stop_reason;
   reports::Rounds rounds;
   rounds.interleaved_modes = interleaved_modes;

@@ -109,6 +109,13 @@ void check_divergence(const CellComparison& cell, const CheckOptions& options, C
                               : figures + ": " + current.verdict + " (baseline: " + base_verdict + ")");
 }
 
+void check_grad_norm(const CellComparison& cell, CellCheck& check) {
+  if (!cell.current_nonfinite_grad_norm_step) return;
+  check.verdict = "regressed";
+  check.reasons.push_back("gradient norm not finite at step " + std::to_string(*cell.current_nonfinite_grad_norm_step) +
+                          ", a step the optimizer took (no GradScaler skipped it)");
+}
+
 CellCheck check_cell(const CellComparison& cell, const CheckOptions& options) {
   CellCheck check{cell.key, "pass", {}};
   if (!cell.comparable) {
@@ -120,6 +127,7 @@ CellCheck check_cell(const CellComparison& cell, const CheckOptions& options) {
   check_step_time(cell, options, check);
   check_memory(cell, options, check);
   check_divergence(cell, options, check);
+  check_grad_norm(cell, check);
   return check;
 }
 

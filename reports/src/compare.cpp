@@ -1,5 +1,6 @@
 #include "ampbench/reports/compare.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -32,7 +33,19 @@ void compare_times(const CellResult& base, const CellResult& current, CellCompar
   compare_rounds_of(base, current, result);
 }
 
+std::optional<std::int64_t> first_unskipped_nonfinite_norm(const CellResult& cell) {
+  for (std::size_t step = 0; step < cell.grad_norms.size(); ++step) {
+    if (std::isfinite(cell.grad_norms[step])) continue;
+    const auto index = static_cast<std::int64_t>(step);
+    const bool skipped = cell.scaler && std::find(cell.scaler->skipped_steps.begin(), cell.scaler->skipped_steps.end(),
+                                                  index) != cell.scaler->skipped_steps.end();
+    if (!skipped) return index;
+  }
+  return std::nullopt;
+}
+
 void compare_memory_and_divergence(const CellResult& base, const CellResult& current, CellComparison& result) {
+  result.current_nonfinite_grad_norm_step = first_unskipped_nonfinite_norm(current);
   result.base_peak_bytes = base.memory.peak_tensor_bytes;
   result.current_peak_bytes = current.memory.peak_tensor_bytes;
   if (base.memory.peak_tensor_bytes > 0) {

@@ -155,6 +155,8 @@ const char* const kHtmlScript = R"js(
   }), mib);
   groupBy(ok.filter(function (c) { return c.losses.length; }), place).forEach(function (g) {
     lineChart(section('chart-loss'), 'loss', 'Loss, ' + g.key, g.cells.map(function (c) { return { mode: c.mode, values: c.losses }; }), function (v) { return v.toPrecision(3); }, {});
+    var withNorms = g.cells.filter(function (c) { return c.grad_norms && c.grad_norms.length; });
+    if (withNorms.length) lineChart(section('chart-loss'), 'grad-norm', 'Gradient norm (unscaled), ' + g.key, withNorms.map(function (c) { return { mode: c.mode, values: c.grad_norms }; }), function (v) { return v.toPrecision(3); }, {});
   });
   ok.filter(function (c) { return c.scaler && c.scaler.scale.length; }).forEach(function (c) {
     lineChart(section('chart-scale'), 'scale', 'GradScaler scale, ' + place(c) + ' ' + c.mode + ' (' + c.scaler.skipped_steps.length + ' skipped)',

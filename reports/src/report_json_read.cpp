@@ -169,6 +169,8 @@ void read_samples(ObjectReader& fields, CellResult& value) {
   value.step_times_s = finite_numbers(fields.required("step_times_s"), fields.path_of("step_times_s"));
   value.host_step_times_s = finite_numbers(fields.required("host_step_times_s"), fields.path_of("host_step_times_s"));
   value.losses = numbers_or_null(fields.required("losses"), fields.path_of("losses"));
+  if (const auto* norms = fields.optional("grad_norms"))
+    value.grad_norms = numbers_or_null(*norms, fields.path_of("grad_norms"));
 }
 
 RoundEstimate read_round_estimate(const json& in, const std::string& path) {

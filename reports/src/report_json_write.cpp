@@ -132,6 +132,7 @@ void to_json(nlohmann::json& out, const CellResult& value) {
          {"step_times_s", numbers(value.step_times_s)},
          {"host_step_times_s", numbers(value.host_step_times_s)},
          {"losses", numbers(value.losses)},
+         {"grad_norms", numbers(value.grad_norms)},
          {"throughput", value.throughput},
          {"memory", value.memory},
          {"scaler", optional(value.scaler)},

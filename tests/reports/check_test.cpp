@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include <nlohmann/json.hpp>
 
@@ -254,6 +255,21 @@ TEST(CheckByRounds, ReportsWithoutRoundsFallBackToTheUTestAndSaySo) {
       check(one_cell_report(noisy_samples(1e-3, 0.01, 50, 1)), one_cell_report(noisy_samples(1e-3, 0.01, 50, 2)));
   EXPECT_EQ(result.compared_by_steps, 1);
   EXPECT_NE(render_check_text(result, {}).find("cannot tell machine drift from a code change"), std::string::npos);
+}
+
+// A non-finite gradient norm is trouble only on a step the optimizer took: one the GradScaler
+// skipped is what the scaler is for.
+TEST(Check, ANonFiniteGradientNormOnAStepTakenFails) {
+  const auto base = one_cell_report(noisy_samples(1e-3, 0.01, 50, 1));
+  auto current = one_cell_report(noisy_samples(1e-3, 0.01, 50, 1));
+  current.cells[0].grad_norms = {1.0, std::numeric_limits<double>::infinity(), 2.0};
+  current.cells[0].scaler = ScalerTelemetry{{65536.0, 32768.0, 32768.0}, {}};
+  const auto taken = check(base, current);
+  EXPECT_FALSE(taken.passed);
+  EXPECT_NE(render_check_text(taken, {}).find("gradient norm not finite at step 1"), std::string::npos)
+      << render_check_text(taken, {});
+  current.cells[0].scaler->skipped_steps = {1};
+  EXPECT_TRUE(check(base, current).passed) << render_check_text(check(base, current), {});
 }
 
 }  // namespace

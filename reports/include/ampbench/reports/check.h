@@ -34,6 +34,8 @@ struct CheckOptions {
 // - divergence regresses when an AMP loss became non-finite, or, with max_divergence, when the
 //   current cell's divergence test has p < alpha and |window mean rel. diff| > max_divergence,
 //   or, without it, when the verdict went from "within bound" to "diverged";
+// - a cell regresses when its gradient norm was not finite at a step the GradScaler did not skip
+//   (the optimizer stepped on inf/NaN gradients);
 // - a cell that failed in the current report but not in the baseline regresses.
 struct CellCheck {
   CellKey key;

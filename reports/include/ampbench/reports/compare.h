@@ -49,6 +49,9 @@ struct CellComparison {
   std::int64_t base_peak_bytes = 0;
   std::int64_t current_peak_bytes = 0;
   std::optional<double> memory_ratio;  // current / base peak tensor bytes; absent when base is 0
+  // The first step of the current cell whose gradient norm was not finite although the GradScaler
+  // (if any) did not skip it: the optimizer stepped on inf/NaN gradients.
+  std::optional<std::int64_t> current_nonfinite_grad_norm_step;
   std::optional<Divergence> base_divergence;
   std::optional<Divergence> current_divergence;
   // current - base window mean relative difference; absent unless both cells have a divergence.

@@ -154,6 +154,9 @@ struct CellResult {
   std::vector<double> step_times_s;       // every timed step, in order
   std::vector<double> host_step_times_s;  // CPU-side time per timed step (CUDA only; shows host overhead)
   std::vector<double> losses;             // every step, warm-up first; null in JSON when non-finite
+  // The unscaled global gradient norm of every step, warm-up first (empty in older reports); null
+  // in JSON when non-finite, which on a step the GradScaler did not skip means trouble.
+  std::vector<double> grad_norms;
   Throughput throughput;
   Memory memory;
   std::optional<ScalerTelemetry> scaler;

@@ -44,6 +44,10 @@ class ModeSession {
   [[nodiscard]] const amp::GradScaler* scaler() const { return scaler_ ? &*scaler_ : nullptr; }
   // Every step's loss so far, on the host (one copy, at the end).
   [[nodiscard]] std::vector<double> losses() const;
+  // Every step's unscaled global gradient norm, on the host (one copy, at the end).
+  [[nodiscard]] std::vector<double> grad_norms() const { return grad_norms_.norms(); }
+  [[nodiscard]] torch::optim::Optimizer& optimizer() { return *optimizer_; }
+  [[nodiscard]] amp::GradScaler* mutable_scaler() { return scaler_ ? &*scaler_ : nullptr; }
 
  private:
   const WorkloadTask& task_;
@@ -56,6 +60,7 @@ class ModeSession {
   std::unique_ptr<workloads::Workload> workload_;
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
   std::optional<amp::GradScaler> scaler_;
+  amp::GradNormRecorder grad_norms_;
   std::vector<workloads::Batch> batches_;
   std::optional<TrainingStep> step_;
   std::int64_t steps_done_ = 0;

@@ -3,6 +3,7 @@
 // the optimizer step.
 #pragma once
 
+#include <ampbench/amp/grad_norm_recorder.h>
 #include <ampbench/amp/grad_scaler.h>
 #include <torch/optim/optimizer.h>
 
@@ -15,6 +16,8 @@ struct TrainingStep {
   workloads::Workload& workload;
   torch::optim::Optimizer& optimizer;
   amp::GradScaler* scaler;  // null when the mode has none
+  // The unscaled global gradient norm of every step, on the device (no host sync); null: none.
+  amp::GradNormRecorder* grad_norms;
   const Mode& mode;
   c10::DeviceType device_type;
 
