@@ -63,10 +63,12 @@ Target classify(const fs::path& path) {
   fail(path, "it is neither a regular file, a character device nor a FIFO");
 }
 
+// A name of its own in the target's folder; the target's name is cut so that a name near the
+// 255-byte limit still leaves room for the suffix.
 fs::path temporary_sibling(const fs::path& path) {
   static std::atomic<unsigned> counter{0};
-  return path.parent_path() /
-         ("." + path.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  return path.parent_path() / ("." + path.filename().string().substr(0, 200) + ".tmp-" + std::to_string(::getpid()) +
+                               "-" + std::to_string(counter++));
 }
 
 // Writes all of content to fd; returns 0 or the errno of the failure.
@@ -113,7 +115,9 @@ std::vector<Target> classify_all(const std::vector<fs::path>& paths) {
   std::set<fs::path> seen;
   for (const auto& path : paths) {
     targets.push_back(classify(path));
-    if (!seen.insert(fs::absolute(targets.back().destination).lexically_normal()).second) {
+    std::error_code ignored;  // absolute() fails only without a working directory: compare as given
+    const fs::path absolute = fs::absolute(targets.back().destination, ignored);
+    if (!seen.insert((absolute.empty() ? targets.back().destination : absolute).lexically_normal()).second) {
       fail(path, "the same file is named twice among the outputs");
     }
   }

@@ -102,6 +102,9 @@ TEST(AtomicFile, DirectoriesAndOverlongNamesAreRefusedByName) {
   const auto long_name = dir / std::string(300, 'a');
   EXPECT_EQ(write_error({{long_name, "x"}}), long_name.string() + ": cannot write: File name too long");
   EXPECT_EQ(entries(dir.path()), 1);
+  // A name at the 255-byte limit is written: its temporary's name is cut to fit.
+  write_file_atomically(dir / std::string(255, 'b'), "x");
+  EXPECT_EQ(entries(dir.path()), 2);
 }
 
 TEST(AtomicFile, PermissionBitsOfTheReplacedFileAreKept) {
