@@ -1,5 +1,5 @@
 // The statistics at scale: median_ratio (the bootstrap) and a whole compare of one cell, from 1,000
-// to kMaxStepSamplesPerCell step times. Above 10,000 samples the bootstrap draws medians from order
+// to kMaxStepSamplesPerCell step times. Above 2,000 samples the bootstrap draws medians from order
 // statistics, so the cost should grow like the sort (n log n), not like 2000 n.
 #include <benchmark/benchmark.h>
 

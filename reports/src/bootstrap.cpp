@@ -3,7 +3,7 @@
 // specified bit for bit: the same report must give the same interval on every toolchain.
 //
 // Cost: drawing n values per resample costs 2000 n draws per group, minutes at n = 10^7. Above
-// kDirectResampleLimit values a group's resampled median is drawn from its exact distribution
+// kBootstrapDirectResampleLimit (stats.h) values a group's resampled median is drawn from its exact distribution
 // instead: the k-th smallest of n uniform draws is Beta(k, n + 1 - k), and a uniform draw U picks
 // the sorted sample x[floor(n U)], so the resample's k-th smallest value is x[floor(n U_(k))]. One
 // sort, then O(1) per resample; the same bootstrap distribution, drawn differently.
@@ -42,8 +42,6 @@ class SplitMix64 {
  private:
   std::uint64_t state_;
 };
-
-constexpr std::size_t kDirectResampleLimit = 10'000;
 
 // Uniform in [0, 1) with 53 random bits; (0, 1] with open_at_zero, for logarithms.
 double uniform(SplitMix64& generator, bool open_at_zero = false) {
@@ -107,7 +105,7 @@ Ratio median_ratio(const std::vector<double>& numerator_samples, const std::vect
   std::vector<double> scratch;
   const auto sorted_if_large = [](const std::vector<double>& samples) {
     std::vector<double> sorted;
-    if (samples.size() > kDirectResampleLimit) {
+    if (samples.size() > kBootstrapDirectResampleLimit) {
       sorted = samples;
       std::sort(sorted.begin(), sorted.end());
     }
