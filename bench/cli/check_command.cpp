@@ -1,7 +1,6 @@
 // `ampbench check --baseline BASE.json --current CUR.json`: the CI gate. Exit 0 on pass, 1 when a
 // cell regressed (significant and beyond its threshold), 2 on bad input, including reports from
 // different hardware or precision settings unless --allow-env-mismatch.
-#include <iostream>
 #include <memory>
 
 #include "ampbench/reports/check.h"
@@ -18,7 +17,7 @@ struct CheckFlags {
   std::string max_slowdown = "5%";
   std::string max_memory_growth = "5%";
   std::string max_divergence;
-  double alpha = 0.01;
+  std::string alpha = "0.01";
   bool strict = false;
   bool allow_env_mismatch = false;
   std::string markdown;
@@ -29,7 +28,7 @@ reports::CheckOptions options_from(const CheckFlags& flags) {
   options.max_slowdown = parse_fraction(flags.max_slowdown, "--max-slowdown");
   options.max_memory_growth = parse_fraction(flags.max_memory_growth, "--max-memory-growth");
   if (!flags.max_divergence.empty()) options.max_divergence = parse_fraction(flags.max_divergence, "--max-divergence");
-  options.alpha = flags.alpha;
+  options.alpha = parse_number_in(flags.alpha, "--alpha", 0.0, 0.5);
   options.strict = flags.strict;
   return options;
 }
@@ -47,7 +46,7 @@ int check(const CheckFlags& flags) {
   const auto result = reports::check_reports(reports::compare_reports(base, current), options);
   if (!flags.markdown.empty())
     write_output_file(flags.markdown, reports::render_check_markdown(result, options), "--md");
-  std::cout << reports::render_check_text(result, options);
+  print_to_stdout(reports::render_check_text(result, options));
   return result.passed ? kExitSuccess : kExitRegression;
 }
 
@@ -65,13 +64,13 @@ Action add_check_command(CLI::App& app) {
   command->add_option("--max-divergence", flags->max_divergence,
                       "Largest acceptable mean relative loss difference from FP32 over the final steps "
                       "(default: fail when the divergence verdict got worse)");
-  command->add_option("--alpha", flags->alpha, "Significance level of the statistical tests (default 0.01)")
-      ->check(CLI::Range(1e-9, 0.5));
+  command->add_option("--alpha", flags->alpha,
+                      "Significance level of the statistical tests, above 0 and at most 0.5 (default 0.01)");
   command->add_flag("--strict", flags->strict, "Also fail when cells are missing from either report");
   command->add_flag("--allow-env-mismatch", flags->allow_env_mismatch,
                     "Check reports from different hardware or precision settings anyway");
   command->add_option("--md", flags->markdown, "Also write the verdict as Markdown to FILE (for $GITHUB_STEP_SUMMARY)");
-  return [flags] { return check(*flags); };
+  return [flags] { return with_input_errors_as_usage_errors([&flags] { return check(*flags); }); };
 }
 
 }  // namespace ampbench::cli

@@ -8,6 +8,7 @@
 
 #include "ampbench/reports/check.h"
 #include "ampbench/reports/compare.h"
+#include "ampbench/reports/report_json.h"
 #include "commands.h"
 #include "exit_codes.h"
 #include "report_inputs.h"
@@ -26,14 +27,15 @@ int compare(const CompareFlags& flags) {
   const auto base = load_report_input(flags.baseline, "compare");
   const auto current = load_report_input(flags.current, "compare");
   const auto comparison = reports::compare_reports(base, current);
-  const std::string text = flags.format == "json"       ? reports::comparison_to_json(comparison).dump(2) + "\n"
+  const std::string text = flags.format == "json"
+                               ? reports::json_text(reports::comparison_to_json(comparison), 2) + "\n"
                            : flags.format == "markdown" ? reports::render_comparison_markdown(comparison)
                                                         : reports::render_comparison_table(comparison);
   for (const auto& mismatch : reports::environment_mismatches(base, current)) {
     std::cerr << "note: the reports differ: " << mismatch << "\n";
   }
   if (flags.out.empty()) {
-    std::cout << text;
+    print_to_stdout(text);
   } else {
     write_output_file(flags.out, text, "--out");
   }
@@ -50,7 +52,7 @@ Action add_compare_command(CLI::App& app) {
   command->add_option("--format", flags->format, "table (default), markdown or json")
       ->check(CLI::IsMember({"table", "markdown", "json"}));
   command->add_option("--out", flags->out, "Write the comparison to FILE instead of stdout");
-  return [flags] { return compare(*flags); };
+  return [flags] { return with_input_errors_as_usage_errors([&flags] { return compare(*flags); }); };
 }
 
 }  // namespace ampbench::cli

@@ -1,31 +1,35 @@
 // `ampbench env`: what this machine offers ampbench: versions of the stack and the devices found.
 #include <nlohmann/json.hpp>
 
-#include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "ampbench/harness/environment_probe.h"
+#include "ampbench/reports/report_json.h"
 #include "commands.h"
 #include "exit_codes.h"
+#include "report_inputs.h"
 
 namespace ampbench::cli {
 namespace {
 
-void print_text(const reports::Environment& env) {
+std::string env_text(const reports::Environment& env) {
   const auto or_none = [](const std::string& text) { return text.empty() ? std::string("none") : text; };
-  std::cout << "ampbench        " << env.ampbench_version << " (" << env.git_revision << ")\n"
-            << "torch           " << env.torch_version << "\n"
-            << "torch CUDA      " << or_none(env.torch_cuda_version) << "\n"
-            << "cuDNN           " << or_none(env.cudnn_version) << "\n"
-            << "CUPTI           " << or_none(env.cupti_version) << "\n"
-            << "CPU             " << env.cpu_model << " (" << env.cpu_capability << ", " << env.threads << " threads)\n"
-            << "CUDA            " << env.cuda_status << "\n"
-            << "devices\n";
+  std::ostringstream out;
+  out << "ampbench        " << env.ampbench_version << " (" << env.git_revision << ")\n"
+      << "torch           " << env.torch_version << "\n"
+      << "torch CUDA      " << or_none(env.torch_cuda_version) << "\n"
+      << "cuDNN           " << or_none(env.cudnn_version) << "\n"
+      << "CUPTI           " << or_none(env.cupti_version) << "\n"
+      << "CPU             " << env.cpu_model << " (" << env.cpu_capability << ", " << env.threads << " threads)\n"
+      << "CUDA            " << env.cuda_status << "\n"
+      << "devices\n";
   for (const auto& device : env.devices) {
-    std::cout << "  " << device.name << "  " << device.model;
-    if (!device.compute_capability.empty()) std::cout << "  sm_" << device.compute_capability;
-    std::cout << "  " << device.total_memory_bytes / (1024 * 1024) << " MiB\n";
+    out << "  " << device.name << "  " << device.model;
+    if (!device.compute_capability.empty()) out << "  sm_" << device.compute_capability;
+    out << "  " << device.total_memory_bytes / (1024 * 1024) << " MiB\n";
   }
+  return out.str();
 }
 
 }  // namespace
@@ -36,11 +40,7 @@ Action add_env_command(CLI::App& app) {
   command->add_flag("--json", *as_json, "Print the environment as JSON (the report's 'environment' object)");
   return [as_json] {
     const auto env = harness::probe_environment();
-    if (*as_json) {
-      std::cout << nlohmann::json(env).dump(2) << "\n";
-    } else {
-      print_text(env);
-    }
+    print_to_stdout(*as_json ? reports::json_text(nlohmann::json(env), 2) + "\n" : env_text(env));
     return kExitSuccess;
   };
 }

@@ -1,35 +1,38 @@
 // `ampbench list`: the workloads, modes, presets and devices a run can use.
 #include <iomanip>
-#include <iostream>
+#include <sstream>
 
 #include "ampbench/harness/environment_probe.h"
 #include "ampbench/harness/mode.h"
 #include "ampbench/workloads/registry.h"
 #include "commands.h"
 #include "exit_codes.h"
+#include "report_inputs.h"
 
 namespace ampbench::cli {
 
 Action add_list_command(CLI::App& app) {
   app.add_subcommand("list", "List workloads, modes, presets and devices");
   return [] {
-    std::cout << "workloads\n";
+    std::ostringstream out;
+    out << "workloads\n";
     for (const auto& workload : workloads::known_workloads()) {
-      std::cout << "  " << std::left << std::setw(14) << workload.name << workload.summary << "\n";
+      out << "  " << std::left << std::setw(14) << workload.name << workload.summary << "\n";
     }
-    std::cout << "modes\n";
+    out << "modes\n";
     for (const auto& mode : harness::known_modes()) {
-      std::cout << "  " << std::left << std::setw(14) << mode.name << mode.summary << "\n";
+      out << "  " << std::left << std::setw(14) << mode.name << mode.summary << "\n";
     }
-    std::cout << "presets\n"
-              << "  seed          the classic tutorials' sizes\n"
-              << "  default       sized for a 2-core CPU: the whole default suite in about 2 minutes\n"
-              << "  large         sized to keep a modern GPU busy\n"
-              << "devices\n";
+    out << "presets\n"
+        << "  seed          the classic tutorials' sizes\n"
+        << "  default       sized for a 2-core CPU: the whole default suite in about 2 minutes\n"
+        << "  large         sized to keep a modern GPU busy\n"
+        << "devices\n";
     const auto environment = harness::probe_environment();
     for (const auto& device : environment.devices)
-      std::cout << "  " << std::left << std::setw(14) << device.name << device.model << "\n";
-    if (environment.cuda_status != "available") std::cout << "  (cuda " << environment.cuda_status << ")\n";
+      out << "  " << std::left << std::setw(14) << device.name << device.model << "\n";
+    if (environment.cuda_status != "available") out << "  (cuda " << environment.cuda_status << ")\n";
+    print_to_stdout(out.str());
     return kExitSuccess;
   };
 }

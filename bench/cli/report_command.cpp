@@ -1,6 +1,5 @@
 // `ampbench report RUN.json [--md FILE] [--html FILE]`: the terminal table of a finished run, and
 // its Markdown (for a CI job summary) and self-contained HTML renderings.
-#include <iostream>
 #include <memory>
 
 #include "ampbench/reports/html.h"
@@ -21,12 +20,10 @@ struct ReportFlags {
 
 int report(const ReportFlags& flags) {
   const auto run = load_report_input(flags.input, "report");
-  // Render everything before writing anything: a failure leaves no partial set of files.
-  const std::string markdown = flags.markdown.empty() ? "" : reports::render_markdown(run);
-  const std::string html = flags.html.empty() ? "" : reports::render_html(run);
-  if (!flags.markdown.empty()) write_output_file(flags.markdown, markdown, "--md");
-  if (!flags.html.empty()) write_output_file(flags.html, html, "--html");
-  std::cout << reports::render_table(run);
+  // Render everything, then write the files as a set: a failure leaves no partial set of files.
+  write_output_files({{"--md", flags.markdown, flags.markdown.empty() ? "" : reports::render_markdown(run)},
+                      {"--html", flags.html, flags.html.empty() ? "" : reports::render_html(run)}});
+  print_to_stdout(reports::render_table(run));
   return kExitSuccess;
 }
 
@@ -38,7 +35,7 @@ Action add_report_command(CLI::App& app) {
   command->add_option("run", flags->input, "report.json written by 'ampbench run'")->required();
   command->add_option("--md", flags->markdown, "Write the report as Markdown (fits $GITHUB_STEP_SUMMARY) to FILE");
   command->add_option("--html", flags->html, "Write the report as one self-contained HTML page with charts to FILE");
-  return [flags] { return report(*flags); };
+  return [flags] { return with_input_errors_as_usage_errors([&flags] { return report(*flags); }); };
 }
 
 }  // namespace ampbench::cli

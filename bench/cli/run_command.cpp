@@ -18,6 +18,7 @@
 #include "ampbench/reports/table.h"
 #include "commands.h"
 #include "exit_codes.h"
+#include "report_inputs.h"
 #include "run_progress.h"
 
 namespace ampbench::cli {
@@ -28,6 +29,7 @@ struct RunFlags {
   std::optional<std::string> config_file;
   std::optional<std::string> out;
   bool no_isolate = false;
+  bool no_cupti = false;
 };
 
 constexpr std::uintmax_t kMaxConfigBytes = 1 << 20;  // a settings file is a few hundred bytes
@@ -85,16 +87,24 @@ int run(const RunFlags& flags) {
   auto config = read_settings(flags, out);
   if (flags.out) out = *flags.out;
   if (flags.no_isolate) config.isolate = false;
+  if (flags.no_cupti) config.cupti = false;
   const auto plan = harness::plan_run(std::move(config));
   require_writable_out(out);
-  const auto report = harness::run(plan, stderr_progress(isatty(STDERR_FILENO) != 0));
+  const std::vector<std::filesystem::path> targets{out / "report.json", out / "report.md", out / "report.html"};
+  // Before any cell runs: a report.md that is a directory must fail now, not after the suite.
   std::filesystem::create_directories(out);
-  const auto report_path = out / "report.json";
-  reports::write_report_atomically(report, report_path);
-  reports::write_file_atomically(out / "report.md", reports::render_markdown(report));
-  reports::write_file_atomically(out / "report.html", reports::render_html(report));
-  std::cout << reports::render_table(report);
-  std::cerr << "reports: " << report_path.string() << ", report.md, report.html\n";
+  try {
+    reports::check_writable_targets(targets);
+  } catch (const reports::ReportError& error) {
+    throw UsageError(std::string("--out ") + error.what());
+  }
+  const auto report = harness::run(plan, stderr_progress(isatty(STDERR_FILENO) != 0));
+  // All three or none: a disk filling at the HTML must not leave a new report.json beside old files.
+  reports::write_files_atomically({{targets[0], reports::report_to_text(report)},
+                                   {targets[1], reports::render_markdown(report)},
+                                   {targets[2], reports::render_html(report)}});
+  print_to_stdout(reports::render_table(report));
+  std::cerr << "reports: " << targets[0].string() << ", report.md, report.html\n";
   const bool any_failed =
       std::any_of(report.cells.begin(), report.cells.end(), [](const auto& cell) { return cell.status != "ok"; });
   return any_failed ? kExitRegression : kExitSuccess;
@@ -123,6 +133,8 @@ Action add_run_command(CLI::App& app) {
       "--out", [flags](const std::string& out) { flags->out = out; },
       "Output directory for report.json, report.md, report.html (default ampbench-out)");
   command->add_flag("--no-isolate", flags->no_isolate, "Run cells in this process (debugging; a crash ends the run)");
+  command->add_flag("--no-cupti", flags->no_cupti,
+                    "No CUPTI collection of ampbench's own (tensor-core metrics), e.g. under Nsight Systems or Compute");
   return [flags] { return run(*flags); };
 }
 

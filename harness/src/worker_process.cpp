@@ -182,7 +182,7 @@ WorkerOutcome run_in_worker(const nlohmann::json& task, double timeout_s,
     result_pipe.close_write();
     error_pipe.close_write();
     // Small enough for the pipe's buffer, and the child reads it whole before anything else.
-    write_all(task_pipe.write_end(), task.dump());
+    write_all(task_pipe.write_end(), task.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     task_pipe.close_write();
   } catch (const std::exception& error) {
     if (pid > 0) {

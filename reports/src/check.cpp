@@ -2,6 +2,8 @@
 #include "ampbench/reports/check.h"
 
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "format.h"
 
@@ -131,9 +133,25 @@ CellCheck check_cell(const CellComparison& cell, const CheckOptions& options) {
   return check;
 }
 
+void require_judging_options(const CheckOptions& options) {
+  if (!(options.alpha > 0.0 && options.alpha <= 0.5)) {
+    throw std::invalid_argument("check: alpha must be above 0 and at most 0.5, got " + std::to_string(options.alpha));
+  }
+  const auto require_threshold = [](double value, const char* name) {
+    if (!(std::isfinite(value) && value >= 0.0)) {
+      throw std::invalid_argument(std::string("check: ") + name + " must be finite and not negative, got " +
+                                  std::to_string(value));
+    }
+  };
+  require_threshold(options.max_slowdown, "max_slowdown");
+  require_threshold(options.max_memory_growth, "max_memory_growth");
+  if (options.max_divergence) require_threshold(*options.max_divergence, "max_divergence");
+}
+
 }  // namespace
 
 CheckResult check_reports(const ReportComparison& comparison, const CheckOptions& options) {
+  require_judging_options(options);
   CheckResult result;
   for (const auto& cell : comparison.cells) {
     result.cells.push_back(check_cell(cell, options));

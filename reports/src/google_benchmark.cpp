@@ -1,5 +1,7 @@
 #include "ampbench/reports/google_benchmark.h"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -28,9 +30,11 @@ Environment environment_from_context(const nlohmann::json& context) {
     const auto found = context.find(key);
     return found != context.end() && found->is_string() ? found->get<std::string>() : std::string();
   };
+  // Clamped: a double beyond int's range would make the casts below undefined.
   const auto number = [&context](const char* key) {
     const auto found = context.find(key);
-    return found != context.end() && found->is_number() ? found->get<double>() : 0.0;
+    const double value = found != context.end() && found->is_number() ? found->get<double>() : 0.0;
+    return std::isfinite(value) ? std::clamp(value, 0.0, 1e9) : 0.0;
   };
   environment.hostname = text("host_name");
   environment.timestamp_utc = text("date");
@@ -69,8 +73,13 @@ void add_benchmark(const nlohmann::json& entry, const std::string& path, Report&
     return;
   }
   const double unit = seconds_per(fields.text("time_unit"), fields.path_of("time_unit"));
-  cell.step_times_s.push_back(detail::read_finite_number(fields.required("real_time"), fields.path_of("real_time")) *
-                              unit);
+  if (cell.step_times_s.size() == kMaxStepSamplesPerCell) {
+    fail_at(path, "more than " + std::to_string(kMaxStepSamplesPerCell) + " repetitions of \"" + cell_name + "\"");
+  }
+  // Checked after the unit: 1e-320 ns is positive, but not once in seconds.
+  const double seconds = detail::read_finite_number(fields.required("real_time"), fields.path_of("real_time")) * unit;
+  if (!(seconds > 0.0)) fail_at(fields.path_of("real_time"), "expected a time above 0");
+  cell.step_times_s.push_back(seconds);
 }
 
 }  // namespace
@@ -96,13 +105,17 @@ Report report_from_google_benchmark(const nlohmann::json& json) {
   return report;
 }
 
-Report read_report_or_google_benchmark(const std::filesystem::path& path, std::uintmax_t max_bytes) {
-  const auto json = parse_json_text(read_text_file(path, max_bytes), path.string());
+Report parse_report_or_google_benchmark_text(const std::string& text, const std::string& source) {
+  const auto json = parse_json_text(text, source);
   try {
     return is_google_benchmark_json(json) ? report_from_google_benchmark(json) : parse_report(json);
   } catch (const ReportError& error) {
-    throw ReportError(path.string() + ": " + error.what());
+    throw ReportError(source + ": " + error.what());
   }
+}
+
+Report read_report_or_google_benchmark(const std::filesystem::path& path, std::uintmax_t max_bytes) {
+  return parse_report_or_google_benchmark_text(read_text_file(path, max_bytes), path.string());
 }
 
 }  // namespace ampbench::reports

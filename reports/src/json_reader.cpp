@@ -40,6 +40,22 @@ std::int64_t read_integer(const nlohmann::json& value, const std::string& path) 
   return value.get<std::int64_t>();
 }
 
+std::int64_t read_integer_in(const nlohmann::json& value, const std::string& path, std::int64_t minimum,
+                             std::int64_t maximum) {
+  const std::int64_t number = read_integer(value, path);
+  if (number < minimum || number > maximum) {
+    fail_at(path, "expected an integer from " + std::to_string(minimum) + " to " + std::to_string(maximum) + ", got " +
+                      std::to_string(number));
+  }
+  return number;
+}
+
+double read_positive_seconds(const nlohmann::json& value, const std::string& path) {
+  const double seconds = read_finite_number(value, path);
+  if (!(seconds > 0.0)) fail_at(path, "expected a time in seconds above 0, got " + value.dump());
+  return seconds;
+}
+
 std::string read_string(const nlohmann::json& value, const std::string& path) {
   if (!value.is_string()) fail_at(path, "expected a string" + got(value));
   return value.get<std::string>();

@@ -20,13 +20,19 @@ namespace ampbench::reports::detail {
 [[nodiscard]] double read_number_or_null(const nlohmann::json& value, const std::string& path);  // null -> NaN
 [[nodiscard]] double read_finite_number(const nlohmann::json& value, const std::string& path);
 [[nodiscard]] std::int64_t read_integer(const nlohmann::json& value, const std::string& path);
+// An integer in [minimum, maximum]; the error states the range.
+[[nodiscard]] std::int64_t read_integer_in(const nlohmann::json& value, const std::string& path, std::int64_t minimum,
+                                           std::int64_t maximum);
+// A duration in seconds: finite and above zero.
+[[nodiscard]] double read_positive_seconds(const nlohmann::json& value, const std::string& path);
 [[nodiscard]] std::string read_string(const nlohmann::json& value, const std::string& path);
 [[nodiscard]] bool read_bool(const nlohmann::json& value, const std::string& path);
 
-// Reads an array element by element: element(value, "path[i]").
+// Reads an array element by element: element(value, "path[i]"). max_size bounds the elements.
 template <typename T>
 [[nodiscard]] std::vector<T> read_array(const nlohmann::json& value, const std::string& path,
-                                        const std::function<T(const nlohmann::json&, const std::string&)>& element);
+                                        const std::function<T(const nlohmann::json&, const std::string&)>& element,
+                                        std::size_t max_size = SIZE_MAX);
 
 class ObjectReader {
  public:
@@ -42,6 +48,9 @@ class ObjectReader {
   // Shorthands: the field's value read by the typed readers above.
   [[nodiscard]] double number_or_null(std::string_view key) { return read_number_or_null(required(key), path_of(key)); }
   [[nodiscard]] std::int64_t integer(std::string_view key) { return read_integer(required(key), path_of(key)); }
+  [[nodiscard]] std::int64_t integer_in(std::string_view key, std::int64_t minimum, std::int64_t maximum) {
+    return read_integer_in(required(key), path_of(key), minimum, maximum);
+  }
   [[nodiscard]] std::string text(std::string_view key) { return read_string(required(key), path_of(key)); }
   [[nodiscard]] bool flag(std::string_view key) { return read_bool(required(key), path_of(key)); }
   // A string field that must be one of two values ("ok" or "failed"), else an error naming both.
@@ -58,8 +67,12 @@ class ObjectReader {
 
 template <typename T>
 std::vector<T> read_array(const nlohmann::json& value, const std::string& path,
-                          const std::function<T(const nlohmann::json&, const std::string&)>& element) {
+                          const std::function<T(const nlohmann::json&, const std::string&)>& element,
+                          std::size_t max_size) {
   if (!value.is_array()) fail_at(path, std::string("expected an array, got ") + value.type_name());
+  if (value.size() > max_size) {
+    fail_at(path, std::to_string(value.size()) + " values; the limit is " + std::to_string(max_size));
+  }
   std::vector<T> result;
   result.reserve(value.size());
   for (std::size_t i = 0; i < value.size(); ++i)

@@ -1,5 +1,6 @@
 // The report read back strictly: every field present, of the right type, nothing unknown; errors
 // name the field's path ("cells[2].throughput.step_time_s.median: expected a number, got string").
+#include <limits>
 #include <string>
 
 #include "ampbench/reports/report_json.h"
@@ -15,8 +16,27 @@ std::vector<double> numbers_or_null(const json& value, const std::string& path) 
   return read_array<double>(value, path, read_number_or_null);
 }
 
-std::vector<double> finite_numbers(const json& value, const std::string& path) {
-  return read_array<double>(value, path, read_finite_number);
+// Per-step times: positive, finite, at most kMaxStepSamplesPerCell of them.
+std::vector<double> step_times(const json& value, const std::string& path) {
+  return read_array<double>(value, path, read_positive_seconds, kMaxStepSamplesPerCell);
+}
+
+constexpr std::int64_t kMaxInt = std::numeric_limits<int>::max();
+constexpr std::int64_t kMaxInt64 = std::numeric_limits<std::int64_t>::max();
+
+// What check and the renderers rely on in a cell that ran: samples to judge, and a summary of
+// those samples (the count is checked; the statistics are not recomputed, since compare and check
+// recompute them from the samples and never read the stored summary).
+void require_judgeable(const CellResult& value, const std::string& path) {
+  if (value.status != "ok") return;
+  const std::string prefix = path.empty() ? "" : path + ".";
+  if (value.step_times_s.empty()) fail_at(prefix + "step_times_s", "a cell with status \"ok\" needs step times");
+  const auto count = value.throughput.step_time_s.count;
+  if (count != static_cast<std::int64_t>(value.step_times_s.size())) {
+    fail_at(prefix + "throughput.step_time_s.count", std::to_string(count) + " does not match the " +
+                                                         std::to_string(value.step_times_s.size()) +
+                                                         " values of step_times_s");
+  }
 }
 
 }  // namespace
@@ -24,7 +44,7 @@ std::vector<double> finite_numbers(const json& value, const std::string& path) {
 SampleSummary read_sample_summary(const json& in, const std::string& path) {
   ObjectReader fields(in, path);
   SampleSummary value;
-  value.count = fields.integer("count");
+  value.count = fields.integer_in("count", 0, kMaxInt64);
   value.median = fields.number_or_null("median");
   value.ci_low = fields.number_or_null("ci_low");
   value.ci_high = fields.number_or_null("ci_high");
@@ -81,12 +101,12 @@ Throughput read_throughput(const json& in, const std::string& path) {
 Memory read_memory(const json& in, const std::string& path) {
   ObjectReader fields(in, path);
   Memory value;
-  value.peak_tensor_bytes = fields.integer("peak_tensor_bytes");
-  value.peak_rss_bytes = fields.integer("peak_rss_bytes");
+  value.peak_tensor_bytes = fields.integer_in("peak_tensor_bytes", 0, kMaxInt64);
+  value.peak_rss_bytes = fields.integer_in("peak_rss_bytes", 0, kMaxInt64);
   const auto optional_integer = [&fields](std::string_view key) -> std::optional<std::int64_t> {
     const auto* field = fields.optional(key);
     if (field == nullptr) return std::nullopt;
-    return read_integer(*field, fields.path_of(key));
+    return read_integer_in(*field, fields.path_of(key), 0, kMaxInt64);
   };
   value.cuda_peak_reserved_bytes = optional_integer("cuda_peak_reserved_bytes");
   value.cuda_total_bytes = optional_integer("cuda_total_bytes");
@@ -158,16 +178,23 @@ Divergence read_divergence(const json& in, const std::string& path) {
   value.window = fields.integer("window");
   value.window_mean_relative_difference = fields.number_or_null("window_mean_relative_difference");
   value.p_value = fields.number_or_null("p_value");
+  if (value.p_value < 0.0 || value.p_value > 1.0) fail_at(fields.path_of("p_value"), "expected a number from 0 to 1");
   value.bound = fields.number_or_null("bound");
+  // check decides on the verdict: an unknown one must not read as "not worse".
   value.verdict = fields.text("verdict");
+  if (value.verdict != "within bound" && value.verdict != "diverged" && value.verdict != "non-finite loss") {
+    fail_at(fields.path_of("verdict"),
+            "expected \"within bound\", \"diverged\" or \"non-finite loss\", got \"" + value.verdict + "\"");
+  }
   fields.finish();
   return value;
 }
 
-// Step times feed every statistic, so they must be finite; losses and scales may be null (NaN).
+// Step times feed every statistic, so they must be positive and finite; losses and scales may be
+// null (NaN).
 void read_samples(ObjectReader& fields, CellResult& value) {
-  value.step_times_s = finite_numbers(fields.required("step_times_s"), fields.path_of("step_times_s"));
-  value.host_step_times_s = finite_numbers(fields.required("host_step_times_s"), fields.path_of("host_step_times_s"));
+  value.step_times_s = step_times(fields.required("step_times_s"), fields.path_of("step_times_s"));
+  value.host_step_times_s = step_times(fields.required("host_step_times_s"), fields.path_of("host_step_times_s"));
   value.losses = numbers_or_null(fields.required("losses"), fields.path_of("losses"));
   if (const auto* norms = fields.optional("grad_norms"))
     value.grad_norms = numbers_or_null(*norms, fields.path_of("grad_norms"));
@@ -194,15 +221,8 @@ Rounds read_rounds(const json& in, const std::string& path, std::size_t timed_st
   if (value.steps_per_round < 1) fail_at(fields.path_of("steps_per_round"), "must be at least 1");
   value.step_round =
       read_array<std::int64_t>(fields.required("step_round"), fields.path_of("step_round"), read_integer);
-  const auto positive_numbers = [&fields](std::string_view key) {
-    auto numbers = finite_numbers(fields.required(key), fields.path_of(key));
-    for (std::size_t i = 0; i < numbers.size(); ++i) {
-      if (numbers[i] <= 0.0) fail_at(fields.path_of(key) + "[" + std::to_string(i) + "]", "must be positive");
-    }
-    return numbers;
-  };
-  value.step_time_s = positive_numbers("step_time_s");
-  value.probe_s = positive_numbers("probe_s");
+  value.step_time_s = step_times(fields.required("step_time_s"), fields.path_of("step_time_s"));
+  value.probe_s = step_times(fields.required("probe_s"), fields.path_of("probe_s"));
   value.step_time = read_round_estimate(fields.required("step_time"), fields.path_of("step_time"));
   fields.finish();
   const auto rounds = value.step_time_s.size();
@@ -257,6 +277,7 @@ CellResult read_cell(const json& in, const std::string& path) {
   value.speedup_vs_fp32 = optional_object("speedup_vs_fp32", read_ratio);
   value.memory_ratio_vs_fp32 = optional_object("memory_ratio_vs_fp32", read_ratio);
   fields.finish();
+  require_judgeable(value, path);
   return value;
 }
 

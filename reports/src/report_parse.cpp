@@ -1,7 +1,10 @@
 // The report's root and environment read strictly, and the from_json entry points over the
 // readers in report_json_read.cpp.
 #include <algorithm>
+#include <limits>
+#include <map>
 #include <string>
+#include <tuple>
 
 #include "ampbench/reports/report_json.h"
 #include "json_reader.h"
@@ -17,7 +20,7 @@ DeviceInfo read_device_info(const nlohmann::json& in, const std::string& path) {
   value.model = fields.text("model");
   value.compute_capability = fields.text("compute_capability");
   value.total_memory_bytes = fields.integer("total_memory_bytes");
-  value.multiprocessors = static_cast<int>(fields.integer("multiprocessors"));
+  value.multiprocessors = static_cast<int>(fields.integer_in("multiprocessors", 0, std::numeric_limits<int>::max()));
   fields.finish();
   return value;
 }
@@ -52,7 +55,7 @@ Environment read_environment(const nlohmann::json& in, const std::string& path) 
                              {"cuda_status", &value.cuda_status}}) {
     *target = fields.text(key);
   }
-  value.threads = static_cast<int>(fields.integer("threads"));
+  value.threads = static_cast<int>(fields.integer_in("threads", 0, std::numeric_limits<int>::max()));
   value.devices = read_array<DeviceInfo>(fields.required("devices"), fields.path_of("devices"), read_device_info);
   // Reports written before the roofline have no peaks; they read as "none measured".
   if (const auto* peaks = fields.optional("gemm_peaks")) {
@@ -88,6 +91,20 @@ void check_rounds_agree(const std::vector<CellResult>& cells) {
   }
 }
 
+// compare and check pair cells by (workload, mode, device, preset): a second cell with the same
+// key would be silently dropped there, so it is refused here.
+void require_unique_cells(const std::vector<CellResult>& cells) {
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, std::size_t> first;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    const auto& cell = cells[i];
+    const auto [found, inserted] = first.try_emplace({cell.workload, cell.mode, cell.device, cell.preset}, i);
+    if (!inserted) {
+      fail_at("cells[" + std::to_string(i) + "]",
+              "the same workload, mode, device and preset as cells[" + std::to_string(found->second) + "]");
+    }
+  }
+}
+
 }  // namespace detail
 
 Report parse_report(const nlohmann::json& in) {
@@ -102,6 +119,7 @@ Report parse_report(const nlohmann::json& in) {
   report.config = run_config_from_json(fields.required("config"), "config");
   report.cells = detail::read_array<CellResult>(fields.required("cells"), "cells", detail::read_cell);
   fields.finish();
+  detail::require_unique_cells(report.cells);
   detail::check_rounds_agree(report.cells);
   return report;
 }

@@ -210,6 +210,7 @@ const std::vector<RunConfigField>& run_config_fields() {
             "Seconds after which a workload's worker is killed and its cells fail (0: 120 + 5 x --time-cap per mode)",
             "", true),
       field(&RunConfig::isolate, "isolate", "", "Each workload's cells in a child process"),
+      field(&RunConfig::cupti, "cupti", "", "ampbench's own CUPTI collection on GPUs", "", true),
   };
   return fields;
 }

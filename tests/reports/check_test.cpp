@@ -272,4 +272,21 @@ TEST(Check, ANonFiniteGradientNormOnAStepTakenFails) {
   EXPECT_TRUE(check(base, current).passed) << render_check_text(check(base, current), {});
 }
 
+TEST(Check, OptionsThatCannotJudgeAreRefused) {
+  const auto comparison =
+      compare_reports(ampbench::testing::make_sample_report(), ampbench::testing::make_sample_report());
+  for (const double alpha : {std::nan(""), 0.0, -0.1, 0.6}) {
+    CheckOptions options;
+    options.alpha = alpha;
+    EXPECT_THROW((void)check_reports(comparison, options), std::invalid_argument) << alpha;
+  }
+  CheckOptions options;
+  options.max_slowdown = std::nan("");
+  EXPECT_THROW((void)check_reports(comparison, options), std::invalid_argument);
+  options = CheckOptions{};
+  options.max_divergence = -1.0;
+  EXPECT_THROW((void)check_reports(comparison, options), std::invalid_argument);
+  EXPECT_NO_THROW((void)check_reports(comparison, CheckOptions{}));
+}
+
 }  // namespace

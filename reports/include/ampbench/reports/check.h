@@ -53,6 +53,8 @@ struct CheckResult {
   bool passed = true;
 };
 
+// Throws std::invalid_argument for options a gate cannot judge with: alpha not in (0, 0.5], or a
+// threshold that is negative or not finite (a NaN would make every comparison false: a pass).
 [[nodiscard]] CheckResult check_reports(const ReportComparison& comparison, const CheckOptions& options);
 
 // Differences that make two reports incomparable: the hardware (CPU model, the models of the GPUs

@@ -21,7 +21,10 @@ namespace ampbench::reports {
 // Throws ReportError naming the field ("benchmarks[3].real_time: expected a number, got string").
 [[nodiscard]] Report report_from_google_benchmark(const nlohmann::json& json);
 
-// An ampbench report or Google Benchmark JSON, told apart by their content; errors as read_report.
+// An ampbench report or Google Benchmark JSON in text, told apart by their content; every error is
+// a ReportError that starts with `source`. The fuzz target's entry point (tests/fuzz).
+[[nodiscard]] Report parse_report_or_google_benchmark_text(const std::string& text, const std::string& source);
+// The same, read from a file; errors as read_report.
 [[nodiscard]] Report read_report_or_google_benchmark(const std::filesystem::path& path,
                                                      std::uintmax_t max_bytes = kMaxReportBytes);
 

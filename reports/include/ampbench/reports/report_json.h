@@ -4,6 +4,7 @@
 // reports/schema/report.schema.json; kReportSchema in report.h is the version both check.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <stdexcept>
@@ -26,6 +27,11 @@ class ReportError : public std::runtime_error {
 // Reports larger than this are refused before a byte is read: a real report of thousands of steps
 // per cell is a few MiB.
 inline constexpr std::uintmax_t kMaxReportBytes = 256ULL * 1024 * 1024;
+// More step times than this in one cell are refused on read (cells[i].step_times_s), so that
+// compare and check cost a bounded time: a million steps is days of training at 0.1 s a step.
+inline constexpr std::size_t kMaxStepSamplesPerCell = kMaxStepsPerCell;  // run_config.h
+// JSON nested deeper than this is refused while parsing; a report nests six levels.
+inline constexpr std::size_t kMaxJsonDepth = 64;
 
 // Writing. Doubles that are not finite become null; std::optional fields that are empty become null.
 void to_json(nlohmann::json& out, const SampleSummary& value);
@@ -67,9 +73,14 @@ void from_json(const nlohmann::json& in, Report& value);
 // field.
 [[nodiscard]] Report parse_report(const nlohmann::json& in);
 
-// Parses JSON text strictly (no NaN/Infinity literals, no comments, nothing after the value);
-// `source` names the text in the error ("FILE: not valid JSON: ...").
+// Parses JSON text strictly (no NaN/Infinity literals, no comments, nothing after the value, no
+// key twice in one object, at most kMaxJsonDepth levels); `source` names the text in the error
+// ("FILE: not valid JSON: ...", "FILE: cells[1]: duplicate key \"mode\"").
 [[nodiscard]] nlohmann::json parse_json_text(const std::string& text, const std::string& source);
+
+// JSON text of value that never throws for strings that are not UTF-8 (a hostname or CPU model
+// taken from the environment): invalid bytes become U+FFFD. indent as nlohmann's dump.
+[[nodiscard]] std::string json_text(const nlohmann::json& value, int indent = -1);
 
 // Reads a file of at most max_bytes into memory, refusing larger files before reading them.
 [[nodiscard]] std::string read_text_file(const std::filesystem::path& path, std::uintmax_t max_bytes = kMaxReportBytes);

@@ -40,6 +40,7 @@ struct RunConfig {
   std::int64_t min_rounds = 5;        // interleaved rounds before the precision target may stop
   std::int64_t round_steps = 0;       // timed steps of each mode per round; 0: sized by time
   double worker_timeout_s = 0.0;      // kill a worker after this long; 0: from the time cap
+  bool cupti = true;                  // ampbench's own CUPTI collection on GPUs (off under Nsight)
 };
 
 // Upper bounds that keep a typo from costing hours or gigabytes (README "Failure behaviour").
