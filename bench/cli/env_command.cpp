@@ -24,7 +24,9 @@ void print_text(const reports::Environment& env) {
   for (const auto& device : env.devices) {
     std::cout << "  " << device.name << "  " << device.model;
     if (!device.compute_capability.empty()) std::cout << "  sm_" << device.compute_capability;
-    std::cout << "  " << device.total_memory_bytes / (1024 * 1024) << " MiB\n";
+    std::cout << "  " << device.total_memory_bytes / (1024 * 1024) << " MiB";
+    if (!device.compute_mode.empty()) std::cout << "  compute mode " << device.compute_mode;
+    std::cout << "\n";
   }
 }
 
