@@ -27,7 +27,10 @@ std::string env_text(const reports::Environment& env) {
   for (const auto& device : env.devices) {
     out << "  " << device.name << "  " << device.model;
     if (!device.compute_capability.empty()) out << "  sm_" << device.compute_capability;
-    out << "  " << device.total_memory_bytes / (1024 * 1024) << " MiB\n";
+    out << "  " << device.total_memory_bytes / (1024 * 1024) << " MiB";
+    if (!device.compute_mode.empty()) out << "  compute mode " << device.compute_mode;
+    out << "
+           ";
   }
   return out.str();
 }

@@ -8,12 +8,17 @@
 #include <functional>
 #include <optional>
 
+#include "ampbench/harness/replayed_steps.h"
 #include "ampbench/reports/report.h"
 
 namespace ampbench::harness::detail {
 
-// Waits for the device's queued work; a no-op on the CPU.
+// Waits for the device's queued work; a no-op on the CPU. (The hooks below that take a device
+// accept a bare "cuda" and resolve it with resolve_device, device_selection.h.)
 void synchronize(const c10::Device& device);
+
+// LibTorch's current CUDA device; throws std::invalid_argument when there is no GPU or no CUDA.
+[[nodiscard]] c10::DeviceIndex current_cuda_device();
 
 struct DeviceMemory {
   std::int64_t peak_allocated_bytes = 0;
@@ -30,12 +35,14 @@ struct DeviceMemory {
 // Throws with a clear message when the device cannot be used (no GPU, index out of range).
 void require_device(const c10::Device& device);
 
-// Tensor-core utilisation of the steps `run_profiled_steps` runs (it must synchronise the device
-// before returning; it may be called several times, once per counter replay pass): CUPTI range
-// profiler counters and the activity API's tensor-core share of kernel time. What cannot be
-// measured says why. Never throws for a measurement problem; an exception from the steps escapes.
-[[nodiscard]] reports::TensorCoreUtilization profile_tensor_cores(const c10::Device& device,
-                                                                  const std::function<void()>& run_profiled_steps);
+// Tensor-core utilisation of the steps `steps` replays (run_pass must synchronise the device before
+// returning; it is called several times, once per counter replay pass and once for the activity
+// records, each after before_pass): CUPTI range profiler counters and the activity API's
+// tensor-core share of kernel time. Skipped with the reason when `cupti_enabled` is false or a
+// profiler is injected (external_profiler.h). What cannot be measured says why. Never throws for a
+// measurement problem; an exception from run_pass outside the counter passes escapes.
+[[nodiscard]] reports::TensorCoreUtilization profile_tensor_cores(const c10::Device& device, const ReplayedSteps& steps,
+                                                                  bool cupti_enabled);
 
 // Returns the caching allocator's unused blocks to the device (after an out-of-memory error).
 void release_cached_memory(const c10::Device& device);

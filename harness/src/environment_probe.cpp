@@ -44,6 +44,22 @@ std::string host_name() {
 
 }  // namespace
 
+std::string compute_mode_name(std::optional<int> cuda_compute_mode) {
+  if (!cuda_compute_mode) return "";
+  switch (*cuda_compute_mode) {  // the values of CUcomputemode, which cudaComputeMode shares
+    case 0:
+      return "Default";
+    case 1:
+      return "Exclusive Thread";
+    case 2:
+      return "Prohibited";
+    case 3:
+      return "Exclusive Process";
+    default:
+      return "unknown (" + std::to_string(*cuda_compute_mode) + ")";
+  }
+}
+
 reports::Environment probe_environment() {
   reports::Environment environment;
   environment.ampbench_version = std::string(ampbench_version());
@@ -60,6 +76,7 @@ reports::Environment probe_environment() {
       .compute_capability = "",
       .total_memory_bytes = static_cast<std::int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE),
       .multiprocessors = static_cast<int>(std::thread::hardware_concurrency()),
+      .compute_mode = "",
   });
   detail::probe_gpu_environment(environment);
   return environment;

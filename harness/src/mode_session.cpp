@@ -90,4 +90,8 @@ std::vector<double> ModeSession::losses() const {
   return {host.data_ptr<double>(), host.data_ptr<double>() + host.numel()};
 }
 
+std::unique_ptr<TrainingStateSnapshot> ModeSession::snapshot_training_state() {
+  return std::make_unique<TrainingStateSnapshot>(workload_->module(), *optimizer_, scaler_ ? &*scaler_ : nullptr);
+}
+
 }  // namespace ampbench::harness::detail

@@ -10,6 +10,8 @@
 #include "ampbench/harness/detail/interleaved_rounds.h"
 #include "ampbench/harness/detail/mode_session.h"
 #include "ampbench/harness/memory_meters.h"
+#include "ampbench/harness/replayed_steps.h"
+#include "ampbench/harness/training_state_snapshot.h"
 #include "ampbench/harness/workload_task.h"
 #include "ampbench/reports/stats.h"
 #include "device_hooks.h"
@@ -192,12 +194,20 @@ void measure(const WorkloadTask& task, std::vector<ModeSlot>& slots, const Workl
       slot.cell.rounds->steps_per_round = rules.steps_per_round;
       fill_memory(*slot.session, device, device_at_start, slot.cell);
       audit_precision(slot);
-      const auto first_profiled = slot.session->steps_done();
-      slot.cell.tensor_cores = detail::profile_tensor_cores(device, [&] {
-        slot.session->rewind_to(first_profiled);
-        for (std::int64_t profiled = 0; profiled < kProfiledSteps; ++profiled) slot.session->step();
-        detail::synchronize(device);
-      });
+      // Every replay pass runs the same batches from the same weights, optimizer and scaler state.
+      auto& session = *slot.session;
+      const auto profiled = replay_same_steps(
+          session.steps_done(), kProfiledSteps,
+          [&](std::int64_t index) {
+            session.rewind_to(index);
+            session.step();
+          },
+          [&] { detail::synchronize(device); },
+          [&]() -> RestoreState {
+            std::shared_ptr<TrainingStateSnapshot> state = session.snapshot_training_state();
+            return [state] { state->restore(); };
+          });
+      slot.cell.tensor_cores = detail::profile_tensor_cores(device, profiled, task.config.cupti);
     } catch (const std::exception& error) {
       fail(slot.cell, error);
     }

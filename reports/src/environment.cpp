@@ -13,6 +13,7 @@ void to_json(nlohmann::json& out, const DeviceInfo& device) {
          {"compute_capability", device.compute_capability},
          {"total_memory_bytes", device.total_memory_bytes},
          {"multiprocessors", device.multiprocessors}};
+  if (!device.compute_mode.empty()) out["compute_mode"] = device.compute_mode;
 }
 
 // Strict, like the rest of the report: errors name the field (report_parse.cpp).

@@ -41,7 +41,7 @@ Environment environment_from_context(const nlohmann::json& context) {
   environment.threads = static_cast<int>(number("num_cpus"));
   environment.cpu_model = std::to_string(environment.threads) + " CPUs at " +
                           std::to_string(static_cast<long long>(number("mhz_per_cpu"))) + " MHz";
-  environment.devices.push_back({"cpu", environment.cpu_model, "", 0, environment.threads});
+  environment.devices.push_back({"cpu", environment.cpu_model, "", 0, environment.threads, ""});
   return environment;
 }
 

@@ -21,6 +21,9 @@ DeviceInfo read_device_info(const nlohmann::json& in, const std::string& path) {
   value.compute_capability = fields.text("compute_capability");
   value.total_memory_bytes = fields.integer("total_memory_bytes");
   value.multiprocessors = static_cast<int>(fields.integer_in("multiprocessors", 0, std::numeric_limits<int>::max()));
+  // Written for GPUs only, and not by reports older than it.
+  if (const auto* mode = fields.optional("compute_mode"))
+    value.compute_mode = read_string(*mode, fields.path_of("compute_mode"));
   fields.finish();
   return value;
 }

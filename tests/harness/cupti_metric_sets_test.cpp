@@ -43,22 +43,47 @@ TEST(CuptiMetricSets, UnknownChipIsUnsupportedByName) {
   }
 }
 
-// When a newer CUPTI lists a chip the table lacks, this names it; GV11B is listed by 13.0 but has
-// no range profiler, which the host API itself confirms.
-TEST(CuptiMetricSets, EveryChipCuptiListsHasASetOrNoRangeProfiler) {
+// When a newer CUPTI lists a chip the table lacks, this names it. A chip without a set is either
+// one the range profiler cannot collect on (older than Turing), or one whose range profiler the host
+// API itself refuses.
+TEST(CuptiMetricSets, EveryChipCuptiListsHasASetOrAReasonWhyNot) {
   const auto table = chips_with_metric_sets();
+  const auto below_turing = chips_without_range_profiler();
   for (const auto& chip : chips_cupti_lists()) {
     if (std::find(table.begin(), table.end(), chip) != table.end()) continue;
+    if (std::find(below_turing.begin(), below_turing.end(), chip) != below_turing.end()) continue;
     EXPECT_EQ(initialize_range_profiler_host(chip), CUPTI_ERROR_NOT_SUPPORTED)
         << "CUPTI can range-profile chip " << chip << " but ampbench has no metric set for it";
   }
 }
 
-TEST(CuptiMetricSets, EveryChipInTheTableIsOneCuptiLists) {
+TEST(CuptiMetricSets, EveryChipInTheTablesIsOneCuptiLists) {
   const auto listed = chips_cupti_lists();
   for (const auto chip : chips_with_metric_sets()) {
     EXPECT_NE(std::find(listed.begin(), listed.end(), chip), listed.end()) << chip;
   }
+  for (const auto chip : chips_without_range_profiler()) {
+    EXPECT_NE(std::find(listed.begin(), listed.end(), chip), listed.end()) << chip;
+  }
+}
+
+// The range profiler needs compute capability 7.5: a V100 must say so instead of failing later in
+// cuptiRangeProfilerEnable with a code that names no cause.
+TEST(CuptiMetricSets, VoltaIsUnsupportedBecauseTheRangeProfilerNeedsTuring) {
+  for (const auto chip : {"GV100", "GV11B"}) {
+    try {
+      static_cast<void>(tensor_core_metric_set(chip));
+      FAIL() << "expected std::invalid_argument for " << chip;
+    } catch (const std::invalid_argument& error) {
+      const std::string message = error.what();
+      EXPECT_NE(message.find("unsupported chip '" + std::string(chip) + "'"), std::string::npos) << message;
+      EXPECT_NE(message.find("compute capability 7.5"), std::string::npos) << message;
+      EXPECT_NE(message.find("Turing to Blackwell"), std::string::npos) << message;
+    }
+  }
+  const auto table = chips_with_metric_sets();
+  EXPECT_EQ(std::find(table.begin(), table.end(), "GV100"), table.end());
+  EXPECT_EQ(table.front(), "TU102");
 }
 
 TEST(CuptiMetricSets, EverySetCountsTensorInstructionsAndElapsedCycles) {

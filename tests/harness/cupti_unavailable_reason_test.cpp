@@ -38,6 +38,7 @@ TEST(CuptiUnavailableReason, UnsupportedChip) {
 TEST(CuptiUnavailableReason, CountersInUseByAnotherProfiler) {
   EXPECT_TRUE(contains(reason_for(CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED, "x"), "another profiler"));
   EXPECT_TRUE(contains(reason_for(CUPTI_ERROR_HARDWARE_BUSY, "x"), "another profiler"));
+  EXPECT_TRUE(contains(reason_for(CUPTI_ERROR_HARDWARE_BUSY, "x"), "dcgmi profile --pause"));
 }
 
 TEST(CuptiUnavailableReason, EveryResultIsOneLineNamingTheResultAndTheContext) {

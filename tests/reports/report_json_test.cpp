@@ -73,6 +73,24 @@ TEST(ReportJson, AReportWithoutGemmPeaksStillReads) {
   EXPECT_FALSE(parsed.cells[0].throughput.fraction_of_peak.has_value());
 }
 
+// GPUs carry their compute mode; the CPU and reports written before the field have none.
+TEST(ReportJson, AGpuComputeModeRoundTripsAndIsOptional) {
+  Report report = make_sample_report();
+  report.environment.devices.push_back(
+      {"cuda:0", "NVIDIA H100 80GB HBM3", "9.0", 80LL << 30, 132, "Exclusive Process"});
+  const auto json = nlohmann::json(report);
+  EXPECT_FALSE(json["environment"]["devices"][0].contains("compute_mode"));
+  EXPECT_EQ(json["environment"]["devices"][1]["compute_mode"], "Exclusive Process");
+  const Report parsed = parse_report(json);
+  EXPECT_EQ(parsed.environment.devices[0].compute_mode, "");
+  EXPECT_EQ(parsed.environment.devices[1].compute_mode, "Exclusive Process");
+  EXPECT_EQ(nlohmann::json(parsed), json);
+
+  auto wrong = json;
+  wrong["environment"]["devices"][1]["compute_mode"] = 3;
+  EXPECT_EQ(parse_error(wrong), "environment.devices[1].compute_mode: expected a string, got number");
+}
+
 TEST(ReportJson, AGemmPeakIsReadStrictly) {
   auto json = sample_json();
   json["environment"]["gemm_peaks"][1]["status"] = "guessed";

@@ -33,6 +33,7 @@ TEST(ReportSchema, AGpuCellIsValid) {
   ScratchDir dir;
   Report report = make_sample_report();
   report.cells.push_back(ampbench::testing::sample_gpu_cell());
+  report.environment.devices.push_back({"cuda:0", "NVIDIA H100 80GB HBM3", "9.0", 80LL << 30, 132, "Default"});
   write_report_atomically(report, dir / "report.json");
   const auto result = validate(dir / "report.json");
   EXPECT_EQ(result.exit_code, 0) << result.out << result.err;

@@ -101,7 +101,7 @@ Report base_report() {
   report.environment.torch_version = "2.15.0";
   report.environment.cupti_version = "13";
   report.environment.cuda_status = "unavailable: no CUDA device";
-  report.environment.devices = {{"cpu", "Test CPU @ 2.00GHz", "", 8LL << 30, 2}};
+  report.environment.devices = {{"cpu", "Test CPU @ 2.00GHz", "", 8LL << 30, 2, ""}};
   report.environment.gemm_peaks = {
       {"cpu", "float32", "measured", "", 2.0e11, 1024, "at::mm 1024x1024, best of 9 calls, 2 threads"},
       {"cpu", "float16", "measured", "", 8.0e11, 1024, "at::mm 1024x1024, best of 31 calls, 2 threads"},

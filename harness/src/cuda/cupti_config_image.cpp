@@ -25,7 +25,7 @@ CUptiResult add_metrics(const detail::HostObject& host, std::vector<const char*>
 [[noreturn]] void throw_for_refused_metric(const detail::HostObject& host, const std::vector<std::string>& names,
                                            CUptiResult list_result) {
   for (const auto& name : names) {
-    const detail::HostObject probe(host.chip());
+    const detail::HostObject probe(host.chip(), host.counter_availability());
     const CUptiResult result = add_metrics(probe, {name.c_str()});
     if (result != CUPTI_SUCCESS) {
       throw CuptiCallFailed(
@@ -64,17 +64,24 @@ int passes_of(std::vector<std::uint8_t>& bytes, const std::string& chip) {
 
 }  // namespace
 
-ConfigImage build_config_image(std::string_view chip, const std::vector<std::string>& metric_names) {
+namespace detail {
+
+ConfigImage build_config_image(const HostObject& host, const std::vector<std::string>& metric_names) {
   if (metric_names.empty()) {
-    throw std::invalid_argument("build_config_image: no metrics to schedule for chip '" + std::string(chip) + "'");
+    throw std::invalid_argument("build_config_image: no metrics to schedule for chip '" + host.chip() + "'");
   }
-  const detail::HostObject host(chip);
-  const CUptiResult added = add_metrics(host, detail::c_strings(metric_names));
+  const CUptiResult added = add_metrics(host, c_strings(metric_names));
   if (added != CUPTI_SUCCESS) throw_for_refused_metric(host, metric_names, added);
   ConfigImage config;
   config.bytes = config_image_of(host);
   config.passes = passes_of(config.bytes, host.chip());
   return config;
+}
+
+}  // namespace detail
+
+ConfigImage build_config_image(std::string_view chip, const std::vector<std::string>& metric_names) {
+  return detail::build_config_image(detail::HostObject(chip), metric_names);
 }
 
 }  // namespace ampbench::harness::cupti

@@ -1,14 +1,18 @@
 #include "cupti_host_object.h"
 
+#include <utility>
+
 #include "ampbench/harness/cupti/unavailable_reason.h"
 
 namespace ampbench::harness::cupti::detail {
 
-HostObject::HostObject(std::string_view chip) : chip_(chip) {
+HostObject::HostObject(std::string_view chip, std::vector<std::uint8_t> counter_availability)
+    : chip_(chip), counter_availability_(std::move(counter_availability)) {
   CUpti_Profiler_Host_Initialize_Params params{};
   params.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE;
   params.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
   params.pChipName = chip_.c_str();
+  params.pCounterAvailabilityImage = counter_availability_.empty() ? nullptr : counter_availability_.data();
   check_cupti(cuptiProfilerHostInitialize(&params), "cuptiProfilerHostInitialize for chip '" + chip_ + "'");
   object_ = params.pHostObject;
 }

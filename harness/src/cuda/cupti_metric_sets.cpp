@@ -11,31 +11,43 @@
 namespace ampbench::harness::cupti {
 namespace {
 
-enum class ChipFamily { kVolta, kTuring, kAmpere, kAda, kHopper, kBlackwell };
+enum class ChipFamily { kTuring, kAmpere, kAda, kHopper, kBlackwell };
 
 struct ChipRow {
   std::string_view chip;
   ChipFamily family;
 };
 
-// cuptiProfilerHostGetSupportedChips in 13.0 also lists GV11B (Jetson Xavier), but the host API
-// refuses a range profiler for it (CUPTI_ERROR_NOT_SUPPORTED), so it has no row.
+// Turing (compute capability 7.5) to Blackwell: CUPTI's range profiler needs 7.5 or newer.
 constexpr std::array kChips{
-    ChipRow{"GV100", ChipFamily::kVolta},     ChipRow{"TU102", ChipFamily::kTuring},
-    ChipRow{"TU104", ChipFamily::kTuring},    ChipRow{"TU106", ChipFamily::kTuring},
-    ChipRow{"TU116", ChipFamily::kTuring},    ChipRow{"TU117", ChipFamily::kTuring},
-    ChipRow{"GA100", ChipFamily::kAmpere},    ChipRow{"GA102", ChipFamily::kAmpere},
-    ChipRow{"GA103", ChipFamily::kAmpere},    ChipRow{"GA104", ChipFamily::kAmpere},
-    ChipRow{"GA106", ChipFamily::kAmpere},    ChipRow{"GA107", ChipFamily::kAmpere},
-    ChipRow{"GA10B", ChipFamily::kAmpere},    ChipRow{"AD102", ChipFamily::kAda},
-    ChipRow{"AD103", ChipFamily::kAda},       ChipRow{"AD104", ChipFamily::kAda},
-    ChipRow{"AD106", ChipFamily::kAda},       ChipRow{"AD107", ChipFamily::kAda},
-    ChipRow{"GH100", ChipFamily::kHopper},    ChipRow{"GB100", ChipFamily::kBlackwell},
-    ChipRow{"GB102", ChipFamily::kBlackwell}, ChipRow{"GB110", ChipFamily::kBlackwell},
-    ChipRow{"GB10B", ChipFamily::kBlackwell}, ChipRow{"GB202", ChipFamily::kBlackwell},
-    ChipRow{"GB203", ChipFamily::kBlackwell}, ChipRow{"GB205", ChipFamily::kBlackwell},
-    ChipRow{"GB206", ChipFamily::kBlackwell}, ChipRow{"GB207", ChipFamily::kBlackwell},
-    ChipRow{"GB20B", ChipFamily::kBlackwell},
+    ChipRow{"TU102", ChipFamily::kTuring},    ChipRow{"TU104", ChipFamily::kTuring},
+    ChipRow{"TU106", ChipFamily::kTuring},    ChipRow{"TU116", ChipFamily::kTuring},
+    ChipRow{"TU117", ChipFamily::kTuring},    ChipRow{"GA100", ChipFamily::kAmpere},
+    ChipRow{"GA102", ChipFamily::kAmpere},    ChipRow{"GA103", ChipFamily::kAmpere},
+    ChipRow{"GA104", ChipFamily::kAmpere},    ChipRow{"GA106", ChipFamily::kAmpere},
+    ChipRow{"GA107", ChipFamily::kAmpere},    ChipRow{"GA10B", ChipFamily::kAmpere},
+    ChipRow{"AD102", ChipFamily::kAda},       ChipRow{"AD103", ChipFamily::kAda},
+    ChipRow{"AD104", ChipFamily::kAda},       ChipRow{"AD106", ChipFamily::kAda},
+    ChipRow{"AD107", ChipFamily::kAda},       ChipRow{"GH100", ChipFamily::kHopper},
+    ChipRow{"GB100", ChipFamily::kBlackwell}, ChipRow{"GB102", ChipFamily::kBlackwell},
+    ChipRow{"GB110", ChipFamily::kBlackwell}, ChipRow{"GB10B", ChipFamily::kBlackwell},
+    ChipRow{"GB202", ChipFamily::kBlackwell}, ChipRow{"GB203", ChipFamily::kBlackwell},
+    ChipRow{"GB205", ChipFamily::kBlackwell}, ChipRow{"GB206", ChipFamily::kBlackwell},
+    ChipRow{"GB207", ChipFamily::kBlackwell}, ChipRow{"GB20B", ChipFamily::kBlackwell},
+};
+
+struct ChipBelowTuring {
+  std::string_view chip;
+  std::string_view what;
+};
+
+// Chips cuptiProfilerHostGetSupportedChips lists (13.0) that the range profiler cannot collect on,
+// because CUPTI's range profiler needs compute capability 7.5. The host API still initialises a
+// range profiler for GV100 and schedules its metrics, so only this table stops a V100 reaching
+// cuptiRangeProfilerEnable; for GV11B the host API itself says CUPTI_ERROR_NOT_SUPPORTED.
+constexpr std::array kChipsBelowTuring{
+    ChipBelowTuring{"GV100", "Volta, compute capability 7.0 (V100, TITAN V)"},
+    ChipBelowTuring{"GV11B", "Volta, compute capability 7.2 (Jetson AGX Xavier)"},
 };
 
 // Every family: how many tensor-pipe instructions ran, and the SM cycles the range lasted (the
@@ -49,7 +61,6 @@ std::vector<MetricRequest> with_instructions_and_cycles(std::vector<MetricReques
 
 std::vector<MetricRequest> metric_set_of(ChipFamily family) {
   switch (family) {
-    case ChipFamily::kVolta:
     case ChipFamily::kTuring:
     case ChipFamily::kAmpere:
       // "# of cycles where tensor pipe was active (HMMA ops)" (HMMA/HFMA2.MMA on GA100): the
@@ -101,8 +112,21 @@ std::vector<std::string_view> chips_with_metric_sets() {
   return chips;
 }
 
+std::vector<std::string_view> chips_without_range_profiler() {
+  std::vector<std::string_view> chips;
+  for (const auto& row : kChipsBelowTuring) chips.push_back(row.chip);
+  return chips;
+}
+
 std::vector<MetricRequest> tensor_core_metric_set(std::string_view chip) {
   const auto row = std::find_if(kChips.begin(), kChips.end(), [&](const ChipRow& r) { return r.chip == chip; });
+  const auto old = std::find_if(kChipsBelowTuring.begin(), kChipsBelowTuring.end(),
+                                [&](const ChipBelowTuring& r) { return r.chip == chip; });
+  if (old != kChipsBelowTuring.end()) {
+    throw std::invalid_argument("unsupported chip '" + std::string(chip) + "' (" + std::string(old->what) +
+                                "): CUPTI's range profiler needs compute capability 7.5 or newer (Turing to "
+                                "Blackwell), so tensor-core counters cannot be read on it");
+  }
   if (row == kChips.end()) {
     throw std::invalid_argument("unsupported chip '" + std::string(chip) +
                                 "': ampbench has no tensor-core metric set for it (known: " + known_chips_text() + ")");

@@ -15,6 +15,13 @@ namespace {
 // The one range every profiled step runs in; its name is what CUPTI records for it.
 constexpr const char* kRangeName = "ampbench profiled steps";
 
+// CUPTI would take a null context as "the current one"; ampbench always names the device's own.
+void require_context(CUcontext context, const std::string& device_text) {
+  if (context == nullptr) {
+    throw std::invalid_argument("no CUDA context for " + device_text + " to profile (CUDA not initialised on it?)");
+  }
+}
+
 }  // namespace
 
 ProfilerInterface::ProfilerInterface() {
@@ -38,11 +45,25 @@ std::string chip_of_device(const ProfilerInterface& /*profiler: proof of initial
   return params.pChipName;
 }
 
+std::vector<std::uint8_t> counter_availability_image(const ProfilerInterface& /*profiler*/, CUcontext context,
+                                                     int device_index) {
+  const std::string device_text = "device " + std::to_string(device_index);
+  require_context(context, device_text);
+  const std::string where = "cuptiProfilerGetCounterAvailability on " + device_text;
+  CUpti_Profiler_GetCounterAvailability_Params params{};
+  params.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE;
+  params.ctx = context;
+  check_cupti(cuptiProfilerGetCounterAvailability(&params), where + " (size)");
+  std::vector<std::uint8_t> image(params.counterAvailabilityImageSize);
+  params.pCounterAvailabilityImage = image.data();
+  check_cupti(cuptiProfilerGetCounterAvailability(&params), where);
+  image.resize(params.counterAvailabilityImageSize);
+  return image;
+}
+
 RangeProfilerSession::RangeProfilerSession(CUcontext context, int device_index)
     : device_text_("device " + std::to_string(device_index)) {
-  if (context == nullptr) {
-    throw std::invalid_argument("no CUDA context for " + device_text_ + " to profile (CUDA not initialised on it?)");
-  }
+  require_context(context, device_text_);
   CUpti_RangeProfiler_Enable_Params params{};
   params.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE;
   params.ctx = context;
@@ -96,17 +117,20 @@ void RangeProfilerSession::configure(const ConfigImage& config, const std::vecto
   check_cupti(cuptiRangeProfilerSetConfig(&params), "cuptiRangeProfilerSetConfig on " + device_text_);
 }
 
-void RangeProfilerSession::replay_all_passes(const std::function<void()>& steps) {
+void RangeProfilerSession::replay_all_passes(const std::function<void()>& steps,
+                                             const std::function<void()>& before_pass) {
   // CUPTI says when it has every pass; the config image says how many that should be, which
   // bounds the loop should CUPTI never say so.
   for (int pass = 1; pass <= config_.passes; ++pass) {
-    if (run_pass(steps, pass)) return;
+    if (run_pass(steps, before_pass, pass)) return;
   }
   throw std::runtime_error("CUPTI still wanted passes after the " + std::to_string(config_.passes) +
                            " its config image scheduled, on " + device_text_);
 }
 
-bool RangeProfilerSession::run_pass(const std::function<void()>& steps, int pass) {
+bool RangeProfilerSession::run_pass(const std::function<void()>& steps, const std::function<void()>& before_pass,
+                                    int pass) {
+  if (before_pass) before_pass();
   CUpti_RangeProfiler_Start_Params start{};
   start.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE;
   start.pRangeProfilerObject = object_;
@@ -177,9 +201,8 @@ const std::vector<std::uint8_t>& RangeProfilerSession::decode() {
   return counter_data_;
 }
 
-std::vector<double> evaluate_range(const std::string& chip, const std::vector<std::uint8_t>& counter_data,
+std::vector<double> evaluate_range(const HostObject& host, const std::vector<std::uint8_t>& counter_data,
                                    const std::vector<std::string>& metric_names) {
-  const HostObject host(chip);
   std::vector<const char*> names = c_strings(metric_names);
   std::vector<double> values(names.size());
   CUpti_Profiler_Host_EvaluateToGpuValues_Params params{};
@@ -192,7 +215,7 @@ std::vector<double> evaluate_range(const std::string& chip, const std::vector<st
   params.numMetrics = names.size();
   params.pMetricValues = values.data();
   check_cupti(cuptiProfilerHostEvaluateToGpuValues(&params),
-              "cuptiProfilerHostEvaluateToGpuValues on chip '" + chip + "'");
+              "cuptiProfilerHostEvaluateToGpuValues on chip '" + host.chip() + "'");
   return values;
 }
 

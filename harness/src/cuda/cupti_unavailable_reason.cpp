@@ -47,8 +47,8 @@ std::string meaning_of(CUptiResult result) {
     case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
     case CUPTI_ERROR_DISABLED:
     case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
-      return "the performance counters are in use by another profiler (Nsight Compute or Systems, DCGM, or another "
-             "CUPTI client in this process)";
+      return "the performance counters are in use by another profiler (Nsight Compute or Systems, another CUPTI "
+             "client in this process, or DCGM: pause its profiling with 'dcgmi profile --pause' during the run)";
     case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
       return "CUPTI cannot profile a MIG instance; profile the whole GPU";
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:

@@ -11,16 +11,27 @@
 #include <string>
 
 #include "../device_hooks.h"
+#include "ampbench/harness/device_selection.h"
 
 namespace ampbench::harness::detail {
 
+// c10::cuda::device_synchronize waits for the *current* device only, and c10's guards put the
+// previous device back after every op, so a cell on cuda:1 must make its device current here.
 void synchronize(const c10::Device& device) {
-  if (device.is_cuda()) c10::cuda::device_synchronize();
+  if (!device.is_cuda()) return;
+  const c10::DeviceGuard guard(resolve_device(device));
+  c10::cuda::device_synchronize();
 }
 
-std::optional<DeviceMemory> start_device_memory(const c10::Device& device) {
-  if (!device.is_cuda()) return std::nullopt;
-  c10::DeviceGuard guard(device);
+c10::DeviceIndex current_cuda_device() {
+  if (c10::cuda::device_count() == 0) throw std::invalid_argument("device 'cuda': no GPU found");
+  return c10::cuda::current_device();
+}
+
+std::optional<DeviceMemory> start_device_memory(const c10::Device& requested) {
+  if (!requested.is_cuda()) return std::nullopt;
+  const c10::Device device = resolve_device(requested);
+  const c10::DeviceGuard guard(device);
   auto* allocator = c10::getDeviceAllocator(c10::DeviceType::CUDA);
   allocator->emptyCache();
   allocator->resetPeakStats(device.index());
@@ -30,7 +41,7 @@ std::optional<DeviceMemory> start_device_memory(const c10::Device& device) {
 
 std::optional<DeviceMemory> read_device_memory(const c10::Device& device) {
   if (!device.is_cuda()) return std::nullopt;
-  const auto stats = c10::getDeviceAllocator(c10::DeviceType::CUDA)->getDeviceStats(device.index());
+  const auto stats = c10::getDeviceAllocator(c10::DeviceType::CUDA)->getDeviceStats(resolve_device(device).index());
   constexpr auto kAll = static_cast<size_t>(c10::CachingAllocator::StatType::AGGREGATE);
   DeviceMemory memory;
   memory.peak_allocated_bytes = stats.allocated_bytes[kAll].peak;

@@ -9,6 +9,8 @@
 #include <string>
 
 #include "../gpu_environment.h"
+#include "ampbench/harness/environment_probe.h"
+#include "cuda_driver.h"
 
 namespace ampbench::harness::detail {
 namespace {
@@ -61,6 +63,7 @@ void probe_gpu_environment(reports::Environment& environment) {
         .compute_capability = std::to_string(properties->major) + "." + std::to_string(properties->minor),
         .total_memory_bytes = static_cast<std::int64_t>(properties->totalGlobalMem),
         .multiprocessors = properties->multiProcessorCount,
+        .compute_mode = compute_mode_name(device_compute_mode(index)),
     });
   }
 }

@@ -2,56 +2,78 @@
 // they got their number (reports::TensorCoreMetric::method): the range profiler's pipe counters,
 // and the tensor-core kernels' share of kernel time from the activity API. They run one after the
 // other, over their own runs of the steps, because both take hold of CUPTI.
-#include <cuda.h>  // types only
-#include <dlfcn.h>
+#include <c10/core/DeviceGuard.h>
+
+#include <exception>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "../device_hooks.h"
 #include "ampbench/harness/cupti_tensor_cores.h"
+#include "ampbench/harness/device_selection.h"
+#include "ampbench/harness/external_profiler.h"
 #include "ampbench/harness/kernel_activity.h"
+#include "cuda_driver.h"
 
 namespace ampbench::harness::detail {
 namespace {
 
 constexpr const char* kCpuReason = "CPU device: tensor cores are a GPU feature; run with --device cuda";
 
-// The device's current CUDA context (LibTorch made it current when it ran the steps), looked up
-// in the driver the process has already loaded, so ampbench does not link libcuda. (LibTorch's own
-// driver table, c10/cuda/driver_api.h, needs nvml.h, which neither toolkit 13.0 nor the wheel ships.)
-CUcontext current_context() {
-  void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
-  if (driver == nullptr) return nullptr;
-  using GetCurrent = CUresult (*)(CUcontext*);
-  const auto get_current = reinterpret_cast<GetCurrent>(dlsym(driver, "cuCtxGetCurrent"));
-  CUcontext context = nullptr;
-  if (get_current == nullptr || get_current(&context) != CUDA_SUCCESS) context = nullptr;
-  dlclose(driver);  // drops only the reference RTLD_NOLOAD took
-  return context;
+reports::TensorCoreUtilization unavailable(std::string reason) {
+  reports::TensorCoreUtilization tensor_cores;
+  tensor_cores.reason = std::move(reason);
+  return tensor_cores;
+}
+
+cupti::TensorCoreOutcome range_profiler_counters(const c10::Device& device, const ReplayedSteps& steps) {
+  try {
+    const RetainedPrimaryContext context(device.index());
+    return cupti::profile_tensor_cores(context.get(), device.index(), steps.run_pass, steps.before_pass);
+  } catch (const std::exception& error) {
+    cupti::TensorCoreOutcome outcome;
+    outcome.reason = error.what();
+    return outcome;
+  }
+}
+
+KernelActivityOutcome kernel_activity(const ReplayedSteps& steps) {
+  try {
+    if (steps.before_pass) steps.before_pass();  // outside the recording, like the counters' passes
+  } catch (const std::exception& error) {
+    return {std::nullopt, std::string("could not put the training state back before the steps: ") + error.what()};
+  }
+  return record_kernel_activity(steps.run_pass);
 }
 
 }  // namespace
 
-reports::TensorCoreUtilization profile_tensor_cores(const c10::Device& device,
-                                                    const std::function<void()>& run_profiled_steps) {
+reports::TensorCoreUtilization profile_tensor_cores(const c10::Device& requested, const ReplayedSteps& steps,
+                                                    bool cupti_enabled) {
+  if (!requested.is_cuda()) return unavailable(kCpuReason);
+  if (auto skipped = cupti_skip_reason(cupti_enabled, process_environment())) return unavailable(std::move(*skipped));
+  // c10's guards put the previous device back after every op, so without this the steps' final
+  // synchronize and CUPTI's context would be the current device's, not necessarily the cell's.
+  const c10::Device device = resolve_device(requested);
+  const c10::DeviceGuard guard(device);
+
   reports::TensorCoreUtilization tensor_cores;
-  if (!device.is_cuda()) {
-    tensor_cores.reason = kCpuReason;
-    return tensor_cores;
-  }
-  std::vector<std::string> unavailable;
-  const auto counters = cupti::profile_tensor_cores(current_context(), device.index(), run_profiled_steps);
+  std::vector<std::string> unavailable_parts;
+  const auto counters = range_profiler_counters(device, steps);
   if (counters.measured) {
     tensor_cores.metrics = counters.metrics;
   } else {
-    unavailable.push_back("counters: " + counters.reason);
+    unavailable_parts.push_back("counters: " + counters.reason);
   }
-  const auto activity = record_kernel_activity(run_profiled_steps);
+  const auto activity = kernel_activity(steps);
   if (activity.measured) {
     tensor_cores.metrics.push_back(to_tensor_core_metric(*activity.measured));
   } else {
-    unavailable.push_back("kernel names: " + activity.unavailable_reason);
+    unavailable_parts.push_back("kernel names: " + activity.unavailable_reason);
   }
   tensor_cores.status = tensor_cores.metrics.empty() ? "unavailable" : "measured";
-  for (const auto& reason : unavailable) {
+  for (const auto& reason : unavailable_parts) {
     tensor_cores.reason += (tensor_cores.reason.empty() ? "" : "; ") + reason;
   }
   if (counters.measured) {

@@ -22,12 +22,16 @@ struct TensorCoreOutcome {
   int passes = 0;  // how many times run_profiled_steps ran
 };
 
-// Profiles `run_profiled_steps` on `context` (the CUcontext of device `device_index`; the caller
-// gets it through LibTorch's driver API). The callable must run the same steps on every call and
-// must have finished its GPU work when it returns (synchronise the device). It is called once per
-// replay pass, never when profiling cannot start. If it throws, profiling stops and the outcome
-// says why. Profile only steps that are not also timed: replays and counters perturb timing.
+// Profiles `run_profiled_steps` on `context` (the primary CUcontext of device `device_index`, which
+// the caller holds current). The callable must run the same work on every call (CUPTI's user replay
+// needs a deterministic range) and must have finished its GPU work when it returns (synchronise
+// the device). It is called once per replay pass, never when profiling cannot start;
+// `before_each_pass`, if set, runs before each pass outside the profiled range, to put back the
+// state the previous pass moved on. If either throws, profiling stops and the outcome says why.
+// Profile only steps that are not also timed: replays and counters perturb timing. Values CUPTI
+// evaluates as NaN or infinity make the outcome unavailable (see cupti/metric_values.h).
 [[nodiscard]] TensorCoreOutcome profile_tensor_cores(CUcontext context, int device_index,
-                                                     const std::function<void()>& run_profiled_steps) noexcept;
+                                                     const std::function<void()>& run_profiled_steps,
+                                                     const std::function<void()>& before_each_pass = {}) noexcept;
 
 }  // namespace ampbench::harness::cupti

@@ -15,7 +15,8 @@ struct DeviceInfo {
   std::string model;               // CPU model string or GPU product name
   std::string compute_capability;  // "9.0" for GPUs, empty for the CPU
   std::int64_t total_memory_bytes = 0;
-  int multiprocessors = 0;  // SMs on GPUs, logical cores on the CPU
+  int multiprocessors = 0;   // SMs on GPUs, logical cores on the CPU
+  std::string compute_mode;  // GPUs: "Default", "Exclusive Process", "Prohibited"; empty for the CPU or unknown
 };
 
 // The best at::mm throughput the run measured for one dtype on the device in use: the roofline a

@@ -19,8 +19,12 @@ struct MetricRequest {
 // The chips ampbench has a metric set for, named as CUPTI names them ("GA100", "AD102", ...).
 [[nodiscard]] std::vector<std::string_view> chips_with_metric_sets();
 
+// Chips CUPTI knows whose range profiler cannot run: older than Turing (compute capability 7.5).
+[[nodiscard]] std::vector<std::string_view> chips_without_range_profiler();
+
 // The metrics to request on `chip`. Throws std::invalid_argument "unsupported chip '<chip>' ..."
-// for a chip not in the table.
+// for a chip not in the table; for one older than Turing the message says the range profiler
+// needs compute capability 7.5.
 [[nodiscard]] std::vector<MetricRequest> tensor_core_metric_set(std::string_view chip);
 
 // Just the names of `requests`, in order: what CUPTI's calls take.

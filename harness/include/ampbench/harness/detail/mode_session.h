@@ -13,6 +13,7 @@
 #include "ampbench/harness/detail/tensor_memory.h"
 #include "ampbench/harness/detail/training_step.h"
 #include "ampbench/harness/mode.h"
+#include "ampbench/harness/training_state_snapshot.h"
 #include "ampbench/harness/workload_task.h"
 #include "ampbench/workloads/workload.h"
 
@@ -35,6 +36,9 @@ class ModeSession {
   // The next step() reuses step `step`'s batch and loss slot: profiling replays the same work in
   // every pass (CUPTI's user replay needs a deterministic range).
   void rewind_to(std::int64_t step);
+  // A copy of this mode's model, optimizer and GradScaler state: restored before each profiling
+  // pass, since rewinding the batches alone would replay them on weights that moved on.
+  [[nodiscard]] std::unique_ptr<TrainingStateSnapshot> snapshot_training_state();
 
   [[nodiscard]] const Mode& mode() const { return mode_; }
   [[nodiscard]] workloads::Workload& workload() { return *workload_; }
