@@ -29,8 +29,7 @@ std::string env_text(const reports::Environment& env) {
     if (!device.compute_capability.empty()) out << "  sm_" << device.compute_capability;
     out << "  " << device.total_memory_bytes / (1024 * 1024) << " MiB";
     if (!device.compute_mode.empty()) out << "  compute mode " << device.compute_mode;
-    out << "
-           ";
+    out << "\n";
   }
   return out.str();
 }
