@@ -133,8 +133,9 @@ Action add_run_command(CLI::App& app) {
       "--out", [flags](const std::string& out) { flags->out = out; },
       "Output directory for report.json, report.md, report.html (default ampbench-out)");
   command->add_flag("--no-isolate", flags->no_isolate, "Run cells in this process (debugging; a crash ends the run)");
-  command->add_flag("--no-cupti", flags->no_cupti,
-                    "No CUPTI collection of ampbench's own (tensor-core metrics), e.g. under Nsight Systems or Compute");
+  command->add_flag(
+      "--no-cupti", flags->no_cupti,
+      "No CUPTI collection of ampbench's own (tensor-core metrics), e.g. under Nsight Systems or Compute");
   return [flags] { return run(*flags); };
 }
 
