@@ -89,7 +89,11 @@ int run(const RunFlags& flags) {
   if (flags.no_isolate) config.isolate = false;
   if (flags.no_cupti) config.cupti = false;
   const auto plan = harness::plan_run(std::move(config));
-  require_writable_out(out);
+  try {
+    require_writable_out(out);
+  } catch (const std::filesystem::filesystem_error& error) {
+    throw UsageError("--out " + out.string() + ": " + error.code().message());
+  }
   const std::vector<std::filesystem::path> targets{out / "report.json", out / "report.md", out / "report.html"};
   // Before any cell runs: a report.md that is a directory must fail now, not after the suite.
   std::filesystem::create_directories(out);
