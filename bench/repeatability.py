@@ -6,18 +6,23 @@ what a user relies on (issue "Trustworthy numbers"):
   which must pass (exit 0: pass, improved or inconclusive) since nothing changed;
 - coverage: how often a run's speedup CI contains the median of the other runs' estimates;
 - the spread of each cell's speedup and peak memory over the runs, and the CI half-widths;
-- a synthetic slowdown: run 1's report with every step (and round) time multiplied by 1+S, checked
-  against run 0, which must fail;
+- a synthetic slowdown: each run's report with every step (and round) time multiplied by 1+S,
+  checked against the same run (the machine unchanged: must fail) and against every other run
+  (how often the gate catches S across the machine's drift);
+- how much of the drift between runs the machine probe takes out: per cell and pair of runs, the
+  change of the geometric mean step time, raw and divided by the probe;
 - the wall time of each run.
 
 Usage (from the repository root, after scripts/build):
   bench/repeatability.py --runs 5 --out /tmp/repeat -- --workloads simplenet,simplecnn,transformer
+  bench/repeatability.py --runs 5 --out /tmp/repeat1 -- --replicates 1   (one worker per workload)
 Everything after `--` goes to `ampbench run`. Prints a summary and writes OUT/summary.json.
 """
 import argparse
 import copy
 import itertools
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -59,6 +64,28 @@ def slowed(report, factor):
             for key in ("value", "ci_low", "ci_high"):
                 rounds["step_time"][key] *= factor
     return out
+
+
+def geometric_mean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def drift(reports, keys):
+    """Median |log change| between runs of each cell's step time, raw and per machine probe."""
+    raw, normalised = [], []
+    for key in keys:
+        rounds = [cells_by_key(r)[key].get("rounds") for r in reports]
+        if not all(rounds) or not all(r["probe_s"] for r in rounds):
+            continue
+        level = [math.log(geometric_mean(r["step_time_s"])) for r in rounds]
+        per_probe = [math.log(geometric_mean([s / p for s, p in zip(r["step_time_s"], r["probe_s"])]))
+                     for r in rounds]
+        for i, j in itertools.combinations(range(len(rounds)), 2):
+            raw.append(abs(level[j] - level[i]))
+            normalised.append(abs(per_probe[j] - per_probe[i]))
+    if not raw:
+        return None
+    return {"raw": math.expm1(statistics.median(raw)), "per_probe": math.expm1(statistics.median(normalised))}
 
 
 def main():
@@ -107,10 +134,13 @@ def main():
                           "ci": [[s["ci_low"], s["ci_high"]] for s in speedups]})
         per_cell[key] = entry
 
-    slow_path = os.path.join(args.out, "slowed.json")
-    with open(slow_path, "w") as f:
-        json.dump(slowed(reports[1 % args.runs], 1.0 + args.slowdown), f)
-    slow_code, slow_text = check(args.binary, paths[0], slow_path)
+    slow_paths = []
+    for i, report in enumerate(reports):
+        slow_paths.append(os.path.join(args.out, f"run{i}", "slowed.json"))
+        with open(slow_paths[-1], "w") as f:
+            json.dump(slowed(report, 1.0 + args.slowdown), f)
+    slow_code, slow_text = check(args.binary, paths[0], slow_paths[0])
+    slow_caught = sum(check(args.binary, paths[i], slow_paths[j])[0] == 1 for i, j in pairs)
 
     summary = {
         "runs": args.runs,
@@ -126,6 +156,8 @@ def main():
         "synthetic_slowdown": args.slowdown,
         "synthetic_slowdown_check_exit": slow_code,
         "synthetic_slowdown_check_output": slow_text,
+        "synthetic_slowdown_caught_across_runs": slow_caught,
+        "drift_between_runs_median": drift(reports, keys),
         "cells": per_cell,
     }
     with open(os.path.join(args.out, "summary.json"), "w") as f:
@@ -140,7 +172,12 @@ def main():
                       if speed else "reference")
         print(f"  {key}: {speed_text}; peak memory spread {entry['memory_spread']:.2%}")
     print(f"wall per run: {', '.join(f'{w:.0f} s' for w in walls)}")
-    print(f"synthetic +{args.slowdown:.0%} slowdown: check exit {slow_code} (must be 1)")
+    print(f"synthetic +{args.slowdown:.0%} slowdown of run 0 against run 0: check exit {slow_code} (must be 1); "
+          f"of run j against run i: caught in {slow_caught} of {len(pairs)} pairs")
+    if summary["drift_between_runs_median"]:
+        d = summary["drift_between_runs_median"]
+        print(f"median change of a cell's step time between identical runs: raw {d['raw']:.1%}, "
+              f"per machine probe {d['per_probe']:.1%}")
     for failure in failures:
         print(f"--- check run{failure['baseline']} -> run{failure['current']} exit {failure['exit']}")
         print(failure["output"])

@@ -7,9 +7,16 @@
 namespace ampbench::cli {
 namespace {
 
-std::string prefix(const harness::RunEvent& event) {
+std::string workload_prefix(const harness::RunEvent& event) {
   return "[" + std::to_string(event.workload_index + 1) + "/" + std::to_string(event.workload_count) + "] " +
          event.workload;
+}
+
+// "[1/3] simplecnn (worker 2/5)" while one of several worker processes runs.
+std::string prefix(const harness::RunEvent& event) {
+  if (event.replicate_count < 2) return workload_prefix(event);
+  return workload_prefix(event) + " (worker " + std::to_string(event.replicate + 1) + "/" +
+         std::to_string(event.replicate_count) + ")";
 }
 
 // "[1/3] simplecnn: round 4, 36 steps per mode, 5.1 s of at most 18 s" while timing.
@@ -25,7 +32,7 @@ std::string progress_text(const harness::RunEvent& event) {
 
 std::string finished_text(const harness::RunEvent& event) {
   const auto& cell = *event.cell;
-  return prefix(event) + " " + cell.mode + " " + cell.device + ": " +
+  return workload_prefix(event) + " " + cell.mode + " " + cell.device + ": " +
          (cell.status == reports::CellStatus::kOk ? cell.throughput.stop_reason : "FAILED: " + cell.error);
 }
 

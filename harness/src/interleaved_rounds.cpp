@@ -90,10 +90,12 @@ void timed_step(ModeSession& session, TensorMemoryProbe& memory, StepTimer& time
   session.memory().end(memory);
 }
 
-std::int64_t auto_steps_per_round(double pass_seconds, double time_cap_s) {
+std::int64_t auto_steps_per_round(double pass_seconds, double time_cap_s, std::int64_t max_steps) {
   const double round_seconds = std::min(kMaxRoundSeconds, time_cap_s / kRoundsPerCap);
   if (!(pass_seconds > 0.0)) return 1;
-  return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor(round_seconds / pass_seconds)));
+  const auto by_time = static_cast<std::int64_t>(std::floor(round_seconds / pass_seconds));
+  const auto by_steps = static_cast<std::int64_t>(std::floor(static_cast<double>(max_steps) / kRoundsPerCap));
+  return std::max<std::int64_t>(1, std::min(by_time, by_steps));
 }
 
 std::vector<std::size_t> pass_order(std::size_t slots, std::int64_t pass) {

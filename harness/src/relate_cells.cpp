@@ -12,17 +12,22 @@ bool interleaved_with(const reports::CellResult& cell, const reports::CellResult
   if (!cell.rounds || !reference.rounds) return false;
   const auto& modes = cell.rounds->interleaved_modes;
   return std::find(modes.begin(), modes.end(), reference.mode) != modes.end() &&
-         cell.rounds->step_time_s.size() == reference.rounds->step_time_s.size();
+         cell.rounds->step_time_s.size() == reference.rounds->step_time_s.size() &&
+         cell.rounds->round_replicate == reference.rounds->round_replicate;
 }
 
-// Paired rounds when the two took turns in the same rounds (drift cancels in each pair); else the
+// Paired rounds when the two took turns in the same rounds (drift cancels in each pair; the
+// interval is over replicates when there are several); else the
 // two cells' own estimates, independently (wider), or for cells without rounds their medians.
 reports::Ratio speedup(const reports::CellResult& reference, const reports::CellResult& cell) {
   if (interleaved_with(cell, reference)) {
-    return reports::paired_round_ratio(reference.rounds->step_time_s, cell.rounds->step_time_s);
+    return reports::paired_round_ratio(reference.rounds->step_time_s, cell.rounds->step_time_s,
+                                       cell.rounds->round_replicate);
   }
   if (cell.rounds && reference.rounds) {
-    return reports::compare_rounds(cell.rounds->step_time_s, reference.rounds->step_time_s).ratio;
+    return reports::compare_rounds(cell.rounds->step_time_s, reference.rounds->step_time_s,
+                                   cell.rounds->round_replicate, reference.rounds->round_replicate)
+        .ratio;
   }
   return reports::median_ratio(reference.step_times_s, cell.step_times_s);
 }

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ampbench/harness/detail/replicates.h"
 #include "ampbench/harness/environment_probe.h"
 #include "ampbench/harness/gemm_peak.h"
 #include "ampbench/harness/mode.h"
@@ -133,6 +134,14 @@ std::vector<reports::CellResult> run_isolated(const WorkloadTask& task, const Wo
   return cells;
 }
 
+// Later replicates run only the modes that stood in the first, with the first's round size, so
+// every replicate's rounds are alike.
+void keep_for_later_replicates(const std::vector<reports::CellResult>& first, WorkloadTask& task) {
+  task.modes = detail::modes_standing(first);
+  const auto timed = std::find_if(first.begin(), first.end(), [](const auto& cell) { return cell.rounds.has_value(); });
+  if (task.config.round_steps == 0 && timed != first.end()) task.config.round_steps = timed->rounds->steps_per_round;
+}
+
 std::vector<reports::GemmPeak> gemm_peaks(const RunPlan& plan) {
   const auto& config = plan.config;
   if (!config.isolate) return measure_gemm_peaks(config.device, config.threads);
@@ -201,24 +210,38 @@ reports::Report run(const RunPlan& plan, const RunObserver& observe) {
   measured.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   notify(measured);
 
+  // Replicate by replicate, every workload in turn, so each workload's worker processes spread
+  // over the whole run and meet the machine at different moments.
   const auto& workloads = plan.config.workloads;
-  for (std::size_t index = 0; index < workloads.size(); ++index) {
-    const WorkloadTask task{plan.config, workloads[index], plan.config.modes, {}};
-    RunEvent event;
-    event.workload_index = index;
-    event.workload_count = workloads.size();
-    event.workload = task.workload;
-    const WorkloadProgressSink sink = [&](const WorkloadProgress& progress) {
-      event.kind = RunEvent::Kind::kWorkloadProgress;
-      event.progress = progress;
-      notify(event);
-    };
-    auto cells = plan.config.isolate ? run_isolated(task, sink) : run_workload(task, sink);
-    for (auto& cell : cells) {
-      report.cells.push_back(std::move(cell));
-      event.kind = RunEvent::Kind::kCellFinished;
-      event.cell = &report.cells.back();
-      notify(event);
+  std::vector<WorkloadTask> tasks;
+  std::vector<std::vector<std::vector<reports::CellResult>>> results(workloads.size());
+  for (const auto& workload : workloads) tasks.push_back({plan.config, workload, plan.config.modes, 0, {}});
+  for (std::int64_t replicate = 0; replicate < plan.config.replicates; ++replicate) {
+    for (std::size_t index = 0; index < workloads.size(); ++index) {
+      auto& task = tasks[index];
+      if (task.modes.empty()) continue;  // every mode failed in an earlier replicate
+      task.replicate = replicate;
+      RunEvent event;
+      event.workload_index = index;
+      event.workload_count = workloads.size();
+      event.replicate = replicate;
+      event.replicate_count = plan.config.replicates;
+      event.workload = task.workload;
+      const WorkloadProgressSink sink = [&](const WorkloadProgress& progress) {
+        event.kind = RunEvent::Kind::kWorkloadProgress;
+        event.progress = progress;
+        notify(event);
+      };
+      results[index].push_back(plan.config.isolate ? run_isolated(task, sink) : run_workload(task, sink));
+      if (replicate == 0) keep_for_later_replicates(results[index].front(), task);
+      if (replicate + 1 < plan.config.replicates && !task.modes.empty()) continue;
+      for (auto& cell : detail::join_replicates(results[index])) {
+        report.cells.push_back(std::move(cell));
+        event.kind = RunEvent::Kind::kCellFinished;
+        event.cell = &report.cells.back();
+        notify(event);
+      }
+      task.modes.clear();
     }
   }
   relate_to_fp32(report);

@@ -13,9 +13,9 @@
 #include "ampbench/harness/replayed_steps.h"
 #include "ampbench/harness/training_state_snapshot.h"
 #include "ampbench/harness/workload_task.h"
-#include "ampbench/reports/stats.h"
 #include "device_hooks.h"
 #include "precision_audit.h"
+#include "step_figures.h"
 
 namespace ampbench::harness {
 namespace {
@@ -81,31 +81,34 @@ void warm_up(const WorkloadTask& task, c10::Device device, detail::TensorMemoryP
   }
 }
 
-detail::RoundRules round_rules(const reports::RunConfig& config, const std::vector<ModeSlot*>& live) {
+// This replicate's share of the cell's steps and time: the settings are per cell, and the cell's
+// replicates divide them (the first ones take the remainder of the steps, one each).
+detail::RoundRules round_rules(const WorkloadTask& task, const std::vector<ModeSlot*>& live) {
+  const auto& config = task.config;
+  const auto share = [&](std::int64_t steps) {
+    return std::max<std::int64_t>(1, steps / config.replicates + (task.replicate < steps % config.replicates ? 1 : 0));
+  };
   detail::RoundRules rules;
-  rules.min_steps = config.min_steps;
-  rules.max_steps = config.max_steps;
+  rules.min_steps = share(config.min_steps);
+  rules.max_steps = share(config.max_steps);
   rules.min_rounds = config.min_rounds;
   rules.max_noise = config.max_noise;
-  rules.time_cap_s = config.time_cap_s * static_cast<double>(live.size());
+  rules.time_cap_s = config.time_cap_s * static_cast<double>(live.size()) / static_cast<double>(config.replicates);
   double pass_seconds = 0.0;
   for (const auto* slot : live) pass_seconds += slot->last_warmup_step_s;
-  rules.steps_per_round =
-      config.round_steps > 0 ? config.round_steps : detail::auto_steps_per_round(pass_seconds, rules.time_cap_s);
+  rules.steps_per_round = config.round_steps > 0
+                              ? config.round_steps
+                              : detail::auto_steps_per_round(pass_seconds, rules.time_cap_s, rules.max_steps);
   return rules;
 }
 
 void fill_throughput(detail::ModeSession& session, reports::CellResult& cell) {
   auto& throughput = cell.throughput;
-  throughput.step_time_s = reports::summarize(cell.step_times_s);
-  const double median = throughput.step_time_s.median;
   auto& workload = session.workload();
   throughput.samples_per_step = workload.samples_per_step();
   throughput.tokens_per_step = workload.tokens_per_step();
-  throughput.samples_per_s = static_cast<double>(throughput.samples_per_step) / median;
-  throughput.tokens_per_s = static_cast<double>(throughput.tokens_per_step) / median;
   throughput.flops_per_step = workload.flops_per_step();
-  throughput.achieved_flops_per_s = throughput.flops_per_step / median;
+  detail::derive_step_figures(cell);
 }
 
 void fill_memory(detail::ModeSession& session, c10::Device device,
@@ -132,7 +135,7 @@ reports::ScalerTelemetry scaler_telemetry(const amp::GradScaler& scaler) {
 // The timed figures of one mode from the rounds: every step, the per-round medians and their
 // estimate, the losses and the scaler's record.
 void fill_timed(const detail::RoundsOutcome& outcome, const detail::SessionTimes& times,
-                const std::vector<std::string>& interleaved_modes, ModeSlot& slot) {
+                const std::vector<std::string>& interleaved_modes, std::int64_t replicate, ModeSlot& slot) {
   auto& cell = slot.cell;
   cell.step_times_s = times.step_s;
   cell.host_step_times_s = times.host_step_s;
@@ -144,7 +147,7 @@ void fill_timed(const detail::RoundsOutcome& outcome, const detail::SessionTimes
   rounds.step_round = times.step_round;
   rounds.step_time_s = times.round_median_s;
   rounds.probe_s = outcome.probe_round_median_s;
-  rounds.step_time = reports::summarize_rounds(times.round_median_s);
+  rounds.round_replicate.assign(times.round_median_s.size(), replicate);
   cell.rounds = std::move(rounds);
   if (const auto* scaler = slot.session->scaler()) cell.scaler = scaler_telemetry(*scaler);
   fill_throughput(*slot.session, cell);
@@ -177,7 +180,7 @@ void measure(const WorkloadTask& task, std::vector<ModeSlot>& slots, const Workl
     sessions.push_back(slot.session.get());
   }
   if (live.empty()) return;
-  const auto rules = round_rules(task.config, live);
+  const auto rules = round_rules(task, live);
   const auto outcome = detail::run_rounds(sessions, memory, rules, device, [&](auto round, auto steps, double elapsed) {
     if (progress) progress({"rounds", round, steps, elapsed, rules.time_cap_s});
   });
@@ -190,9 +193,10 @@ void measure(const WorkloadTask& task, std::vector<ModeSlot>& slots, const Workl
     const auto& times = outcome.sessions[i];
     try {
       if (!times.error.empty()) throw std::runtime_error(times.error);
-      fill_timed(outcome, times, interleaved_modes, slot);
+      fill_timed(outcome, times, interleaved_modes, task.replicate, slot);
       slot.cell.rounds->steps_per_round = rules.steps_per_round;
       fill_memory(*slot.session, device, device_at_start, slot.cell);
+      if (task.replicate > 0) continue;
       audit_precision(slot);
       // Every replay pass runs the same batches from the same weights, optimizer and scaler state.
       auto& session = *slot.session;

@@ -26,11 +26,19 @@ double smallest_exact_p(std::int64_t n1, std::int64_t n2) {
   return 2.0 * std::exp(-log_choose);
 }
 
+// What the test compared: worker processes when the runs had several, else rounds.
+std::string draws_text(const CellComparison& cell) {
+  const auto& normalised = *cell.normalised_rounds;
+  const auto rounds = std::to_string(cell.base_rounds) + " vs " + std::to_string(cell.current_rounds) + " rounds";
+  if (normalised.base_draws == cell.base_rounds && normalised.current_draws == cell.current_rounds) return rounds;
+  return std::to_string(normalised.base_draws) + " vs " + std::to_string(normalised.current_draws) +
+         " worker processes, " + rounds;
+}
+
 std::string rounds_figures(const CellComparison& cell) {
   const auto& normalised = *cell.normalised_rounds;
   std::string text = "step time per machine probe " + percent_interval(normalised.ratio) + ", p " +
-                     format_p_value(normalised.p_value) + " (" + std::to_string(cell.base_rounds) + " vs " +
-                     std::to_string(cell.current_rounds) + " rounds)";
+                     format_p_value(normalised.p_value) + " (" + draws_text(cell) + ")";
   if (cell.raw_rounds && cell.probe_rounds) {
     text += "; raw " + format_percent(cell.raw_rounds->ratio.value - 1.0, true) + ", machine probe " +
             format_percent(cell.probe_rounds->ratio.value - 1.0, true);

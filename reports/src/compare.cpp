@@ -17,12 +17,14 @@ std::vector<double> per_probe(const Rounds& rounds) {
 
 void compare_rounds_of(const CellResult& base, const CellResult& current, CellComparison& result) {
   if (!base.rounds || !current.rounds) return;
-  result.base_rounds = static_cast<std::int64_t>(base.rounds->step_time_s.size());
-  result.current_rounds = static_cast<std::int64_t>(current.rounds->step_time_s.size());
-  result.raw_rounds = compare_rounds(base.rounds->step_time_s, current.rounds->step_time_s);
-  if (base.rounds->probe_s.empty() || current.rounds->probe_s.empty()) return;
-  result.probe_rounds = compare_rounds(base.rounds->probe_s, current.rounds->probe_s);
-  result.normalised_rounds = compare_rounds(per_probe(*base.rounds), per_probe(*current.rounds));
+  const auto& b = *base.rounds;
+  const auto& c = *current.rounds;
+  result.base_rounds = static_cast<std::int64_t>(b.step_time_s.size());
+  result.current_rounds = static_cast<std::int64_t>(c.step_time_s.size());
+  result.raw_rounds = compare_rounds(b.step_time_s, c.step_time_s, b.round_replicate, c.round_replicate);
+  if (b.probe_s.empty() || c.probe_s.empty()) return;
+  result.probe_rounds = compare_rounds(b.probe_s, c.probe_s, b.round_replicate, c.round_replicate);
+  result.normalised_rounds = compare_rounds(per_probe(b), per_probe(c), b.round_replicate, c.round_replicate);
 }
 
 void compare_times(const CellResult& base, const CellResult& current, CellComparison& result) {

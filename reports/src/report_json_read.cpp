@@ -218,6 +218,25 @@ RoundEstimate read_round_estimate(const json& in, const std::string& path) {
   return value;
 }
 
+// One replicate index per round, never negative, decreasing or skipping one: each worker
+// process's rounds are contiguous (a worker's own result starts at its index).
+void check_round_replicates(const std::vector<std::int64_t>& replicates, std::size_t rounds, const std::string& path) {
+  if (replicates.empty()) return;
+  if (replicates.size() != rounds) {
+    fail_at(path, std::to_string(replicates.size()) + " values for " + std::to_string(rounds) + " rounds");
+  }
+  for (std::size_t round = 0; round < rounds; ++round) {
+    const auto replicate = replicates[round];
+    if (round == 0 ? replicate < 0 : replicate != replicates[round - 1] && replicate != replicates[round - 1] + 1) {
+      fail_at(
+          path + "[" + std::to_string(round) + "]",
+          "replicate " + std::to_string(replicate) +
+              (round == 0 ? " is negative"
+                          : " after " + std::to_string(replicates[round - 1]) + " (expected the same or the next)"));
+    }
+  }
+}
+
 Rounds read_rounds(const json& in, const std::string& path, std::size_t timed_steps) {
   ObjectReader fields(in, path);
   Rounds value;
@@ -229,6 +248,9 @@ Rounds read_rounds(const json& in, const std::string& path, std::size_t timed_st
       read_array<std::int64_t>(fields.required("step_round"), fields.path_of("step_round"), read_integer);
   value.step_time_s = step_times(fields.required("step_time_s"), fields.path_of("step_time_s"));
   value.probe_s = step_times(fields.required("probe_s"), fields.path_of("probe_s"));
+  if (const auto* replicates = fields.optional("round_replicate")) {
+    value.round_replicate = read_array<std::int64_t>(*replicates, fields.path_of("round_replicate"), read_integer);
+  }
   value.step_time = read_round_estimate(fields.required("step_time"), fields.path_of("step_time"));
   fields.finish();
   const auto rounds = value.step_time_s.size();
@@ -240,6 +262,7 @@ Rounds read_rounds(const json& in, const std::string& path, std::size_t timed_st
     fail_at(fields.path_of("probe_s"),
             std::to_string(value.probe_s.size()) + " values for " + std::to_string(rounds) + " rounds");
   }
+  check_round_replicates(value.round_replicate, rounds, fields.path_of("round_replicate"));
   std::vector<bool> has_steps(rounds, false);
   for (std::size_t i = 0; i < value.step_round.size(); ++i) {
     const auto round = value.step_round[i];

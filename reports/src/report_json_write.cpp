@@ -117,6 +117,7 @@ void to_json(nlohmann::json& out, const Rounds& value) {
          {"step_round", value.step_round},
          {"step_time_s", numbers(value.step_time_s)},
          {"probe_s", numbers(value.probe_s)},
+         {"round_replicate", value.round_replicate},
          {"step_time", value.step_time}};
 }
 

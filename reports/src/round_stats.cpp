@@ -1,4 +1,4 @@
-// Estimates over interleaved rounds (stats.h): geometric means with Student t intervals on logs.
+// Estimates over interleaved rounds and replicates (stats.h): geometric means with Student t intervals on logs.
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -38,20 +38,44 @@ double t_critical(double degrees_of_freedom) {
 
 }  // namespace
 
-RoundEstimate summarize_rounds(const std::vector<double>& values) {
-  const auto moments = log_moments(values, "summarize_rounds");
+std::vector<double> replicate_means(const std::vector<double>& values,
+                                    const std::vector<std::int64_t>& round_replicate) {
+  if (round_replicate.empty()) return values;
+  if (round_replicate.size() != values.size()) {
+    throw std::invalid_argument("replicate_means: " + std::to_string(round_replicate.size()) +
+                                " replicate indices for " + std::to_string(values.size()) + " rounds");
+  }
+  std::vector<double> means;
+  std::size_t begin = 0;
+  for (std::size_t end = 1; end <= values.size(); ++end) {
+    if (end < values.size() && round_replicate[end] == round_replicate[begin]) continue;
+    if (end < values.size() && round_replicate[end] < round_replicate[begin]) {
+      throw std::invalid_argument("replicate_means: replicate indices decrease at round " + std::to_string(end));
+    }
+    const std::vector<double> group(values.begin() + static_cast<std::ptrdiff_t>(begin),
+                                    values.begin() + static_cast<std::ptrdiff_t>(end));
+    means.push_back(std::exp(log_moments(group, "replicate_means").mean));
+    begin = end;
+  }
+  return means.size() < 2 ? values : means;
+}
+
+RoundEstimate summarize_rounds(const std::vector<double>& values, const std::vector<std::int64_t>& round_replicate) {
+  const auto draws = replicate_means(values, round_replicate);
+  const auto moments = log_moments(draws, "summarize_rounds");
   RoundEstimate estimate;
   estimate.rounds = static_cast<std::int64_t>(values.size());
   estimate.value = std::exp(moments.mean);
   const double half_width =
-      values.size() > 1 ? t_critical(moments.count - 1.0) * std::sqrt(moments.variance / moments.count) : 0.0;
+      draws.size() > 1 ? t_critical(moments.count - 1.0) * std::sqrt(moments.variance / moments.count) : 0.0;
   estimate.ci_low = std::exp(moments.mean - half_width);
   estimate.ci_high = std::exp(moments.mean + half_width);
   estimate.relative_ci_half_width = (estimate.ci_high - estimate.ci_low) / 2.0 / estimate.value;
   return estimate;
 }
 
-Ratio paired_round_ratio(const std::vector<double>& reference, const std::vector<double>& values) {
+Ratio paired_round_ratio(const std::vector<double>& reference, const std::vector<double>& values,
+                         const std::vector<std::int64_t>& round_replicate) {
   if (reference.size() != values.size()) {
     throw std::invalid_argument("paired_round_ratio: " + std::to_string(reference.size()) + " reference rounds vs " +
                                 std::to_string(values.size()));
@@ -61,14 +85,20 @@ Ratio paired_round_ratio(const std::vector<double>& reference, const std::vector
   for (std::size_t round = 0; round < values.size(); ++round) {
     ratios.push_back(values[round] > 0.0 ? reference[round] / values[round] : std::numeric_limits<double>::quiet_NaN());
   }
-  const auto estimate = summarize_rounds(ratios);
+  const auto estimate = summarize_rounds(ratios, round_replicate);
   return {estimate.value, estimate.ci_low, estimate.ci_high};
 }
 
-RoundComparison compare_rounds(const std::vector<double>& base, const std::vector<double>& current) {
+RoundComparison compare_rounds(const std::vector<double>& base_rounds, const std::vector<double>& current_rounds,
+                               const std::vector<std::int64_t>& base_replicate,
+                               const std::vector<std::int64_t>& current_replicate) {
+  const auto base = replicate_means(base_rounds, base_replicate);
+  const auto current = replicate_means(current_rounds, current_replicate);
   const auto b = log_moments(base, "compare_rounds baseline");
   const auto c = log_moments(current, "compare_rounds current");
   RoundComparison result;
+  result.base_draws = static_cast<std::int64_t>(base.size());
+  result.current_draws = static_cast<std::int64_t>(current.size());
   const double difference = c.mean - b.mean;
   result.ratio.value = std::exp(difference);
   if (base.size() < 2 || current.size() < 2) {

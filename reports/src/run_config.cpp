@@ -196,11 +196,15 @@ const std::vector<RunConfigField>& run_config_fields() {
             "Fewest timed steps per cell before the noise target may stop"),
       field(&RunConfig::warmup, "warmup", "--warmup", "Untimed warm-up steps per cell (also bounded by --time-cap)"),
       field(&RunConfig::min_rounds, "min_rounds", "--min-rounds",
-            "Fewest interleaved rounds before the noise target may stop", "", true),
+            "Fewest interleaved rounds of a worker before the noise target may stop it", "", true),
       field(&RunConfig::round_steps, "round_steps", "--round-steps",
             "Timed steps of each mode per round (0: sized to about a second per round)", "", true),
+      field(&RunConfig::replicates, "replicates", "--replicates",
+            "Worker processes per workload, run in turn with the other workloads' (steps and time cap are shared "
+            "out among them); intervals and 'check' are over them",
+            "", true),
       field(&RunConfig::max_noise, "max_noise", "--max-noise",
-            "Stop once every 95% CI over rounds (step times, speedups) is within this fraction"),
+            "Stop a worker's rounds once every 95% CI over them (step times, speedups) is within this fraction"),
       field(&RunConfig::time_cap_s, "time_cap_s", "--time-cap", "Seconds of timed steps per cell at most"),
       field(&RunConfig::seed, "seed", "--seed", "Seed of the initial weights, the teacher and the data"),
       field(&RunConfig::threads, "threads", "--threads", "Intra-op CPU threads (0: LibTorch's choice)"),
@@ -226,6 +230,10 @@ void validate_run_config(const RunConfig& config) {
   require_range<std::int64_t>(config.warmup, 0, kMaxWarmupSteps, "--warmup");
   require_range<std::int64_t>(config.min_rounds, 2, kMaxRounds, "--min-rounds");
   require_range<std::int64_t>(config.round_steps, 0, kMaxStepsPerCell, "--round-steps");
+  require_range<std::int64_t>(config.replicates, 1, kMaxReplicates, "--replicates");
+  require(config.replicates <= config.max_steps, "--replicates (" + std::to_string(config.replicates) +
+                                                     ") must not exceed --steps (" + std::to_string(config.max_steps) +
+                                                     "): each needs a step");
   require(config.max_noise > 0.0 && config.max_noise < 1.0, "--max-noise must be in (0, 1)");
   require(config.time_cap_s > 0.0 && config.time_cap_s <= kMaxTimeCapSeconds,
           "--time-cap must be in (0, " + detail::format_general(kMaxTimeCapSeconds) + "] seconds");
@@ -239,7 +247,7 @@ void validate_run_config(const RunConfig& config) {
 RunConfig layer_run_config(const nlohmann::json* file, const std::string& file_name,
                            const std::vector<std::pair<const RunConfigField*, std::string>>& flags) {
   RunConfig config;
-  bool min_steps_given = false;
+  std::set<std::string> given;
   const auto& fields = run_config_fields();
   if (file != nullptr) {
     if (!file->is_object()) throw SettingError("--config " + file_name + ": expected a JSON object");
@@ -252,7 +260,7 @@ RunConfig layer_run_config(const nlohmann::json* file, const std::string& file_n
       } catch (const SettingError& error) {
         throw SettingError("--config " + file_name + ": '" + key + "' " + error.what());
       }
-      min_steps_given = min_steps_given || found->key == "min_steps";
+      given.insert(found->key);
     }
   }
   for (const auto& [field, text] : flags) {
@@ -261,9 +269,11 @@ RunConfig layer_run_config(const nlohmann::json* file, const std::string& file_n
     } catch (const SettingError& error) {
       throw SettingError(field->flag + ": " + error.what());
     }
-    min_steps_given = min_steps_given || field->key == "min_steps";
+    given.insert(field->key);
   }
-  if (!min_steps_given) config.min_steps = std::min(config.min_steps, config.max_steps);
+  // Defaults that only make sense below --steps follow it down when not given themselves.
+  if (given.count("min_steps") == 0) config.min_steps = std::min(config.min_steps, config.max_steps);
+  if (given.count("replicates") == 0) config.replicates = std::min(config.replicates, config.max_steps);
   validate_run_config(config);
   return config;
 }

@@ -145,10 +145,13 @@ TEST_F(RunCommand, NumbersAreParsedStrictlyAndBounded) {
   expect_bad_input({"--workloads", "simplenet,simplenet"}, "--workloads: 'simplenet' is listed twice");
   expect_bad_input({"--modes", "fp32,bf16,fp32"}, "--modes: 'fp32' is listed twice");
   expect_bad_input({"--min-steps", "9", "--steps", "3"}, "--min-steps (9) must not exceed --steps (3)");
+  expect_bad_input({"--replicates", "0"}, "--replicates must be in [1, 100], got 0");
+  expect_bad_input({"--replicates", "5", "--steps", "3"}, "--replicates (5) must not exceed --steps (3)");
   expect_bad_input({"--steps", "3", "--steps", "4"}, "--steps");  // given twice
 }
 
-// `--steps 3` alone lowers the default --min-steps with it: no complaint about a flag never given;
+// `--steps 3` alone lowers the default --min-steps and --replicates with it: no complaint about a
+// flag never given;
 // and a leading zero is decimal, not octal.
 TEST_F(RunCommand, StepsAloneAndLeadingZerosMeanWhatTheySay) {
   const auto result = run_process({AMPBENCH_CLI, "run", "--workloads", "simplenet", "--preset", "seed", "--warmup", "1",
@@ -157,6 +160,7 @@ TEST_F(RunCommand, StepsAloneAndLeadingZerosMeanWhatTheySay) {
   const auto report = ampbench::reports::read_report(out() / "report.json");
   EXPECT_EQ(report.config.max_steps, 3);
   EXPECT_EQ(report.config.min_steps, 3);
+  EXPECT_EQ(report.config.replicates, 3);  // one step for each worker
   EXPECT_EQ(report.config.seed, 10);
 }
 

@@ -94,9 +94,16 @@ TEST_F(NvtxRanges, AnFp16CellShowsEachStepsPhasesInsideTheCellRange) {
   constexpr int kSteps = 3;
   constexpr int kWarmup = 1;
   const auto result = run_process(
-      {AMPBENCH_CLI, "run", "--workloads", "simplenet", "--modes", "fp16", "--preset", "seed", "--device", "cpu",
-       "--warmup", std::to_string(kWarmup), "--min-steps", std::to_string(kSteps), "--steps", std::to_string(kSteps),
-       "--out", (dir_ / "out").string()},
+      {AMPBENCH_CLI,   "run",
+       "--workloads",  "simplenet",
+       "--modes",      "fp16",
+       "--preset",     "seed",
+       "--device",     "cpu",
+       "--warmup",     std::to_string(kWarmup),
+       "--min-steps",  std::to_string(kSteps),
+       "--steps",      std::to_string(kSteps),
+       "--replicates", "1",
+       "--out",        (dir_ / "out").string()},
       {std::string("NVTX_INJECTION64_PATH=") + AMPBENCH_NVTX_RECORDER, "AMPBENCH_NVTX_RANGE_LOG=" + log.string()});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   ASSERT_TRUE(fs::exists(log)) << "the injection library was not loaded (no range log)";

@@ -29,6 +29,7 @@ WorkloadTask tiny_task(const std::string& workload, std::vector<std::string> mod
   task.config.min_steps = 12;
   task.config.max_steps = 12;  // a fixed count, so the loss curves line up
   task.config.time_cap_s = 60.0;
+  task.config.replicates = 1;  // the whole cell in this one call
   return task;
 }
 
@@ -193,10 +194,13 @@ TEST(InterleavedRounds, EverySlotVisitsEveryPositionAndGoesBothBeforeAndAfterEve
 
 TEST(InterleavedRounds, AutomaticRoundsAreAboutATwentiethOfTheCapAndAtMostASecond) {
   using ampbench::harness::detail::auto_steps_per_round;
-  EXPECT_EQ(auto_steps_per_round(0.01, 6.0), 30);     // 0.3 s rounds
-  EXPECT_EQ(auto_steps_per_round(0.01, 600.0), 100);  // capped at 1 s
-  EXPECT_EQ(auto_steps_per_round(2.0, 6.0), 1);       // a pass longer than a round: one step
-  EXPECT_EQ(auto_steps_per_round(0.0, 6.0), 1);       // unknown (no warm-up)
+  constexpr std::int64_t kMany = 1'000'000;
+  EXPECT_EQ(auto_steps_per_round(0.01, 6.0, kMany), 30);     // 0.3 s rounds
+  EXPECT_EQ(auto_steps_per_round(0.01, 600.0, kMany), 100);  // capped at 1 s
+  EXPECT_EQ(auto_steps_per_round(2.0, 6.0, kMany), 1);       // a pass longer than a round: one step
+  EXPECT_EQ(auto_steps_per_round(0.0, 6.0, kMany), 1);       // unknown (no warm-up)
+  EXPECT_EQ(auto_steps_per_round(0.001, 6.0, 100), 5);       // the step cap binds first: 20 rounds of it
+  EXPECT_EQ(auto_steps_per_round(0.001, 6.0, 10), 1);
 }
 
 }  // namespace

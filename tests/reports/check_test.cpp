@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ampbench/reports/google_benchmark.h"
+#include "ampbench/reports/report_json.h"
 #include "sample_report.h"
 
 namespace {
@@ -188,7 +190,9 @@ TEST(Compare, CellByCellWithIntervalsAndMissingCells) {
 
 // A cell timed in interleaved rounds (one step per round here): round r took step[r], and the
 // machine probe in the same round took probe[r].
-Report rounds_report(const std::vector<double>& step, const std::vector<double>& probe) {
+// With `replicate`, the worker process of each round.
+Report rounds_report(const std::vector<double>& step, const std::vector<double>& probe,
+                     const std::vector<std::int64_t>& replicate = {}) {
   Report report = one_cell_report(step);
   Rounds rounds;
   rounds.interleaved_modes = {"fp16"};
@@ -196,7 +200,8 @@ Report rounds_report(const std::vector<double>& step, const std::vector<double>&
   for (std::size_t r = 0; r < step.size(); ++r) rounds.step_round.push_back(static_cast<std::int64_t>(r));
   rounds.step_time_s = step;
   rounds.probe_s = probe;
-  rounds.step_time = summarize_rounds(step);
+  rounds.round_replicate = replicate;
+  rounds.step_time = summarize_rounds(step, replicate);
   report.cells.back().rounds = rounds;
   return report;
 }
@@ -248,6 +253,50 @@ TEST(CheckByRounds, AChangeTheNoiseCannotResolveIsInconclusiveAndPasses) {
   const std::string text = render_check_text(result, {});
   EXPECT_NE(text.find("cannot resolve it"), std::string::npos) << text;
   EXPECT_NE(text.find("1 inconclusive"), std::string::npos) << text;
+}
+
+// Four worker processes per run, three quiet rounds each, but each process at its own level
+// (+-10%): a +12% shift, which taking the 12 rounds as independent draws calls significant, is
+// within what the 4 processes' spread can resolve. By replicates it is inconclusive.
+TEST(CheckByRounds, ProcessLevelsThatDifferBetweenRunsMakeAShiftInconclusive) {
+  const std::vector<double> levels{1.0, 1.1, 0.9, 1.05};
+  const std::vector<double> current_levels{1.05 * 1.12, 0.9 * 1.12, 1.1 * 1.12, 1.0 * 1.12};
+  const auto rounds_of = [](const std::vector<double>& process_levels, std::uint64_t seed) {
+    std::vector<double> step;
+    for (std::size_t p = 0; p < process_levels.size(); ++p) {
+      for (const double noise : noisy_samples(1.0, 0.002, 3, seed + p))
+        step.push_back(1e-3 * process_levels[p] * noise);
+    }
+    return step;
+  };
+  const std::vector<std::int64_t> replicate{0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3};
+  const std::vector<double> probe(12, 2e-4);
+  const auto base = rounds_of(levels, 70);
+  const auto current = rounds_of(current_levels, 80);
+  const auto by_replicates = check(rounds_report(base, probe, replicate), rounds_report(current, probe, replicate));
+  EXPECT_EQ(by_replicates.cells[0].verdict, "inconclusive") << render_check_text(by_replicates, {});
+  EXPECT_NE(render_check_text(by_replicates, {}).find("(4 vs 4 worker processes, 12 vs 12 rounds)"), std::string::npos)
+      << render_check_text(by_replicates, {});
+  const auto by_rounds = check(rounds_report(base, probe), rounds_report(current, probe));
+  EXPECT_EQ(by_rounds.cells[0].verdict, "regressed") << render_check_text(by_rounds, {});
+}
+
+// Each worker's rounds are contiguous: a replicate index that goes back or skips one is refused.
+TEST(CheckByRounds, InconsistentReplicateIndicesAreRefusedOnRead) {
+  auto report = rounds_report({1e-3, 1e-3, 1e-3}, {2e-4, 2e-4, 2e-4}, {0, 1, 1});
+  report.cells[0].throughput.step_time_s = summarize(report.cells[0].step_times_s);
+  auto json = nlohmann::json(report);
+  EXPECT_NO_THROW((void)parse_report_or_google_benchmark_text(json.dump(), "r.json"));
+  json["cells"][0]["rounds"]["round_replicate"] = {0, 2, 2};
+  try {
+    (void)parse_report_or_google_benchmark_text(json.dump(), "r.json");
+    ADD_FAILURE() << "accepted";
+  } catch (const ReportError& error) {
+    EXPECT_STREQ(error.what(),
+                 "r.json: cells[0].rounds.round_replicate[1]: replicate 2 after 0 (expected the same or the next)");
+  }
+  json["cells"][0]["rounds"]["round_replicate"] = {0, 0};
+  EXPECT_THROW((void)parse_report_or_google_benchmark_text(json.dump(), "r.json"), ReportError);
 }
 
 TEST(CheckByRounds, ReportsWithoutRoundsFallBackToTheUTestAndSaySo) {

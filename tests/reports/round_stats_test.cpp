@@ -69,3 +69,63 @@ TEST(CompareRounds, NoSpreadIsDecidedByTheDifferenceAlone) {
 }
 
 }  // namespace
+
+namespace replicates {
+
+using namespace ampbench::reports;
+
+// Three worker processes of two rounds each: {1, 4} {2, 8} {4, 16} have geometric means 2, 4, 8,
+// so the estimate is that of {2, 4, 8}: geometric mean 4, interval 4 exp(-+1.72186) (as above).
+TEST(SummarizeRounds, OverReplicatesTheProcessesAreTheDraws) {
+  const std::vector<std::int64_t> replicate{0, 0, 1, 1, 2, 2};
+  const auto means = replicate_means({1.0, 4.0, 2.0, 8.0, 4.0, 16.0}, replicate);
+  ASSERT_EQ(means.size(), 3u);
+  EXPECT_NEAR(means[0], 2.0, 1e-12);
+  EXPECT_NEAR(means[1], 4.0, 1e-12);
+  EXPECT_NEAR(means[2], 8.0, 1e-12);
+  const auto estimate = summarize_rounds({1.0, 4.0, 2.0, 8.0, 4.0, 16.0}, replicate);
+  EXPECT_EQ(estimate.rounds, 6);
+  EXPECT_NEAR(estimate.value, 4.0, 1e-12);
+  EXPECT_NEAR(estimate.ci_low, 4.0 * std::exp(-1.72186), 1e-3);
+  EXPECT_NEAR(estimate.ci_high, 4.0 * std::exp(1.72186), 1e-2);
+}
+
+// Rounds that vary 4x inside every process but processes that agree: a point interval. Processes
+// whose rounds agree but whose levels differ: a wide one, where over rounds it would be narrow.
+TEST(SummarizeRounds, ProcessLevelsWidenTheIntervalRoundSpreadInsideOneDoesNot) {
+  const std::vector<std::int64_t> replicate{0, 0, 1, 1, 2, 2};
+  const auto agreeing = summarize_rounds({1.0, 4.0, 4.0, 1.0, 1.0, 4.0}, replicate);
+  EXPECT_DOUBLE_EQ(agreeing.ci_low, agreeing.ci_high);
+  const auto levels = summarize_rounds({1.0, 1.0, 2.0, 2.0, 4.0, 4.0}, replicate);
+  const auto over_rounds = summarize_rounds({1.0, 1.0, 2.0, 2.0, 4.0, 4.0});
+  EXPECT_GT(levels.relative_ci_half_width, 2.0 * over_rounds.relative_ci_half_width);
+}
+
+TEST(ReplicateMeans, OneReplicateLeavesTheRoundsAndBadIndicesAreRefused) {
+  EXPECT_EQ(replicate_means({1.0, 2.0}, {}), (std::vector<double>{1.0, 2.0}));
+  EXPECT_EQ(replicate_means({1.0, 2.0}, {0, 0}), (std::vector<double>{1.0, 2.0}));
+  EXPECT_THROW((void)replicate_means({1.0, 2.0}, {0}), std::invalid_argument);
+  EXPECT_THROW((void)replicate_means({1.0, 2.0, 3.0}, {1, 0, 0}), std::invalid_argument);
+}
+
+// Per round 2, 2, 4, 4 over replicates {0, 0, 1, 1}: replicate ratios 2 and 4, geometric mean 2 sqrt 2.
+TEST(PairedRoundRatio, PairedInsideEachReplicateThenOverThem) {
+  const auto ratio = paired_round_ratio({2.0, 8.0, 4.0, 16.0}, {1.0, 4.0, 1.0, 4.0}, {0, 0, 1, 1});
+  EXPECT_NEAR(ratio.value, 2.0 * std::sqrt(2.0), 1e-12);
+  EXPECT_LT(ratio.ci_low, 2.0);
+  EXPECT_GT(ratio.ci_high, 4.0);
+}
+
+// The replicate means {2, 4, 8} vs {4, 8, 16} are CompareRounds.WelchOnLogs's case.
+TEST(CompareRounds, OverReplicatesWhenARunHasThem) {
+  const auto result = compare_rounds({1.0, 4.0, 2.0, 8.0, 4.0, 16.0}, {2.0, 8.0, 4.0, 16.0, 8.0, 32.0},
+                                     {0, 0, 1, 1, 2, 2}, {0, 0, 1, 1, 2, 2});
+  EXPECT_NEAR(result.ratio.value, 2.0, 1e-12);
+  EXPECT_NEAR(result.p_value, 0.2876, 1e-3);
+  EXPECT_EQ(result.base_draws, 3);
+  EXPECT_EQ(result.current_draws, 3);
+  const auto by_rounds = compare_rounds({1.0, 4.0, 2.0, 8.0, 4.0, 16.0}, {2.0, 8.0, 4.0, 16.0, 8.0, 32.0});
+  EXPECT_EQ(by_rounds.base_draws, 6);
+}
+
+}  // namespace replicates

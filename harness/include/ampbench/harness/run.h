@@ -1,7 +1,8 @@
 // The whole of `ampbench run` below the command line, in two calls: plan_run() checks the settings
 // against this machine (cheap; nothing is measured), run() measures and returns the report. The
 // harness probes the environment, sets the threads, measures the GEMM peaks and runs each
-// workload's modes interleaved in a worker process; the caller only parses, prints and writes.
+// workload's modes interleaved in worker processes (config.replicates per workload, the workloads
+// taking turns); the caller only parses, prints and writes.
 #pragma once
 
 #include <cstddef>
@@ -29,6 +30,8 @@ struct RunEvent {
   Kind kind = Kind::kWorkloadProgress;
   std::size_t workload_index = 0;  // 0-based, of workload_count
   std::size_t workload_count = 0;
+  std::int64_t replicate = 0;  // 0-based, of replicate_count worker processes of this workload
+  std::int64_t replicate_count = 1;
   std::string workload;
   WorkloadProgress progress;                  // kWorkloadProgress
   const reports::CellResult* cell = nullptr;  // kCellFinished

@@ -18,6 +18,10 @@ struct WorkloadTask {
   reports::RunConfig config;  // resolved: device "cpu" or "cuda:N", modes and workloads named
   std::string workload;
   std::vector<std::string> modes;  // the reference mode (fp32) first when it is run
+  // Which of the workload's config.replicates worker processes this is. Each times its share of
+  // the steps and time; only replicate 0 also audits precision and profiles tensor cores (the
+  // same steps from the same seed would give the same answer again).
+  std::int64_t replicate = 0;
   // Steps (0-based per mode, warm-up included) whose loss is multiplied by +inf before backward:
   // forces the non-finite gradients a GradScaler must skip. For tests and demonstrations.
   std::vector<std::int64_t> inject_overflow_steps;

@@ -24,9 +24,11 @@ struct CheckOptions {
 
 // The rules, per matched cell (see check.cpp for the wording of each reason):
 // - step time, when both cells have interleaved rounds: each round's median divided by the same
-//   round's machine probe, compared by Welch's t test on logs; it regresses when p < alpha and the
-//   ratio of geometric means - 1 > max_slowdown; the same with the sign reversed is an
-//   improvement; beyond the threshold without p < alpha it is "inconclusive" (passes, listed);
+//   round's machine probe, reduced to one value per worker process (replicate) when a run had
+//   several, compared by Welch's t test on logs; it regresses when p < alpha and the ratio of
+//   geometric means - 1 > max_slowdown; the same with the sign reversed is an improvement; beyond
+//   the threshold without p < alpha it is "inconclusive" (passes, listed). Replicates make the
+//   test's noise that of a rerun (a process's own speed included), not that of one process;
 // - step time, for older reports without rounds: the U test on the steps, as above (it cannot tell
 //   machine drift from a code change, and says so);
 // - memory regresses when peak tensor bytes grew by more than max_memory_growth (one value per

@@ -130,8 +130,11 @@ struct RoundEstimate {
 };
 
 // How a cell was timed: the modes of one workload take turns step by step (the order rotating
-// and flipping every pass), grouped into rounds; every round has steps of every mode. Absent in
-// reports from before rounds existed.
+// and flipping every pass), grouped into rounds; every round has steps of every mode. The rounds
+// come from several worker processes per workload (replicates), started at different times of the
+// run, because a process's speed is partly its own (where its memory landed, what shared the core
+// then): rounds of one process agree more with each other than with a rerun. Absent in reports
+// from before rounds existed.
 struct Rounds {
   std::vector<std::string> interleaved_modes;  // the modes timed in the same rounds, this one included
   std::int64_t steps_per_round = 0;
@@ -140,7 +143,12 @@ struct Rounds {
   // Per round: the median time of a fixed float32 at::mm timed in the same rotation, the
   // machine's own speed at that moment; `check` divides by it to tell drift from code changes.
   std::vector<double> probe_s;
-  RoundEstimate step_time;  // over rounds: the geometric mean of step_time_s with its interval
+  // Per round: the replicate (worker process, 0-based) it ran in, non-decreasing. Empty in reports
+  // from before replicates: every round in one process.
+  std::vector<std::int64_t> round_replicate;
+  // The geometric mean of step_time_s with its interval: over replicates when there are two or
+  // more (stats.h replicate_means), else over rounds.
+  RoundEstimate step_time;
 };
 
 struct CellResult {

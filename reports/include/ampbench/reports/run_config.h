@@ -39,14 +39,19 @@ struct RunConfig {
   bool isolate = true;                // each workload's cells in a child process
   std::int64_t min_rounds = 5;        // interleaved rounds before the precision target may stop
   std::int64_t round_steps = 0;       // timed steps of each mode per round; 0: sized by time
-  double worker_timeout_s = 0.0;      // kill a worker after this long; 0: from the time cap
-  bool cupti = true;                  // ampbench's own CUPTI collection on GPUs (off under Nsight)
+  // Worker processes per workload (replicates), run in turn with the other workloads' so they
+  // spread over the run; the steps and the time cap are shared out among them, and intervals are
+  // over them. 1: one process, intervals over its rounds (they then miss the process's own speed).
+  std::int64_t replicates = 5;
+  double worker_timeout_s = 0.0;  // kill a worker after this long; 0: from the time cap
+  bool cupti = true;              // ampbench's own CUPTI collection on GPUs (off under Nsight)
 };
 
 // Upper bounds that keep a typo from costing hours or gigabytes (README "Failure behaviour").
 inline constexpr std::int64_t kMaxStepsPerCell = 1'000'000;
 inline constexpr std::int64_t kMaxWarmupSteps = 100'000;
 inline constexpr std::int64_t kMaxRounds = 10'000;
+inline constexpr std::int64_t kMaxReplicates = 100;
 inline constexpr int kMaxThreads = 1024;
 inline constexpr std::int64_t kMaxBatch = 1 << 20;
 inline constexpr double kMaxTimeCapSeconds = 86'400.0;

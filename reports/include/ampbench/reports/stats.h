@@ -87,21 +87,40 @@ inline constexpr std::int64_t kDivergenceWindow = 20;
 // Student t interval of the mean log, exp(mean +- t(0.975, n - 1) sd / sqrt(n)). One round gives
 // a point interval. Throws std::invalid_argument for no values or a value that is not finite and
 // positive.
-[[nodiscard]] RoundEstimate summarize_rounds(const std::vector<double>& values);
+//
+// Rounds from several worker processes (Rounds::round_replicate) are first reduced to one value
+// per replicate, the geometric mean of its rounds, and the interval is then over replicates
+// (t with replicates - 1 degrees of freedom): a process's own speed is shared by all its rounds,
+// so only the spread between processes says what a rerun would see. `round_replicate` empty, or
+// naming a single replicate: the rounds are the draws, as above.
+[[nodiscard]] RoundEstimate summarize_rounds(const std::vector<double>& values,
+                                             const std::vector<std::int64_t>& round_replicate = {});
+
+// One value per replicate: the geometric mean of its rounds, in replicate order. The values
+// unchanged when there are fewer than two replicates. Throws std::invalid_argument when
+// round_replicate is neither empty nor one entry per value, or decreases.
+[[nodiscard]] std::vector<double> replicate_means(const std::vector<double>& values,
+                                                  const std::vector<std::int64_t>& round_replicate);
 
 // The paired-rounds ratio reference[r] / values[r] summarised as above, as a Ratio: the speedup
 // of a mode over the reference measured in the same rounds. Throws std::invalid_argument for
 // different lengths or no rounds.
-[[nodiscard]] Ratio paired_round_ratio(const std::vector<double>& reference, const std::vector<double>& values);
+[[nodiscard]] Ratio paired_round_ratio(const std::vector<double>& reference, const std::vector<double>& values,
+                                       const std::vector<std::int64_t>& round_replicate = {});
 
-// Welch's two-sample t test on the logs of two sets of positive round values: whether their
-// geometric means differ, and the 95% interval of the ratio geomean(current) / geomean(base).
-// Needs at least two values on each side (else the interval is unbounded and p is 1).
+// Welch's two-sample t test on the logs of two sets of positive round values, each side reduced
+// to replicate means first (replicate_means): whether their geometric means differ, and the 95%
+// interval of the ratio geomean(current) / geomean(base). Needs at least two values on each side
+// (else the interval is unbounded and p is 1).
 struct RoundComparison {
   Ratio ratio;
   double p_value = 1.0;
+  std::int64_t base_draws = 0;  // values compared per side: replicates, or rounds without them
+  std::int64_t current_draws = 0;
 };
-[[nodiscard]] RoundComparison compare_rounds(const std::vector<double>& base, const std::vector<double>& current);
+[[nodiscard]] RoundComparison compare_rounds(const std::vector<double>& base, const std::vector<double>& current,
+                                             const std::vector<std::int64_t>& base_replicate = {},
+                                             const std::vector<std::int64_t>& current_replicate = {});
 
 // The two-sided Mann-Whitney U test (Wilcoxon rank-sum), as Google Benchmark's compare.py runs it
 // through scipy.stats.mannwhitneyu. u is U of the first sample: the number of pairs (x, y) with

@@ -53,10 +53,11 @@ struct RoundRules {
   double time_cap_s = 1.0;  // the whole timed phase
 };
 
-// Steps per round when the user leaves it to ampbench: rounds of about time_cap / 20 (so a capped
-// run still has about 20 rounds to estimate its spread from), at most a second, and at least one
-// step. `pass_seconds` is one step of every mode together.
-[[nodiscard]] std::int64_t auto_steps_per_round(double pass_seconds, double time_cap_s);
+// Steps per round when the user leaves it to ampbench: rounds of about time_cap / 20 and of at
+// most max_steps / 20 steps (so a run that ends at either cap still has about 20 rounds to
+// estimate its spread from), at most a second, and at least one step. `pass_seconds` is one step
+// of every mode together.
+[[nodiscard]] std::int64_t auto_steps_per_round(double pass_seconds, double time_cap_s, std::int64_t max_steps);
 
 // The order of slot indices 0..slots-1 in pass `pass`: rotated by the pass, reversed every other
 // cycle of `slots` passes, so each slot visits every position and runs both before and after

@@ -1,0 +1,97 @@
+#include "ampbench/harness/detail/replicates.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "step_figures.h"
+
+namespace ampbench::harness::detail {
+namespace {
+
+void append_rounds(const reports::Rounds& later, reports::Rounds& joined) {
+  const auto offset = static_cast<std::int64_t>(joined.step_time_s.size());
+  for (const auto round : later.step_round) joined.step_round.push_back(round + offset);
+  joined.step_time_s.insert(joined.step_time_s.end(), later.step_time_s.begin(), later.step_time_s.end());
+  joined.probe_s.insert(joined.probe_s.end(), later.probe_s.begin(), later.probe_s.end());
+  joined.round_replicate.insert(joined.round_replicate.end(), later.round_replicate.begin(),
+                                later.round_replicate.end());
+  // A replicate whose worker crashed reran its modes alone: only modes interleaved in every
+  // replicate were interleaved throughout.
+  const auto& later_modes = later.interleaved_modes;
+  std::erase_if(joined.interleaved_modes, [&](const std::string& mode) {
+    return std::find(later_modes.begin(), later_modes.end(), mode) == later_modes.end();
+  });
+}
+
+std::optional<std::int64_t> larger(const std::optional<std::int64_t>& a, const std::optional<std::int64_t>& b) {
+  if (!a || !b) return a ? a : b;
+  return std::max(*a, *b);
+}
+
+void append_replicate(const reports::CellResult& later, std::size_t replicate, reports::CellResult& joined) {
+  if (joined.status != reports::CellStatus::kOk) return;
+  if (later.status != reports::CellStatus::kOk) {
+    joined.status = later.status;
+    joined.error = "replicate " + std::to_string(replicate + 1) + ": " + later.error;
+    return;
+  }
+  joined.step_times_s.insert(joined.step_times_s.end(), later.step_times_s.begin(), later.step_times_s.end());
+  joined.host_step_times_s.insert(joined.host_step_times_s.end(), later.host_step_times_s.begin(),
+                                  later.host_step_times_s.end());
+  if (joined.rounds && later.rounds) append_rounds(*later.rounds, *joined.rounds);
+  auto& memory = joined.memory;
+  memory.peak_tensor_bytes = std::max(memory.peak_tensor_bytes, later.memory.peak_tensor_bytes);
+  memory.peak_rss_bytes = std::max(memory.peak_rss_bytes, later.memory.peak_rss_bytes);
+  memory.cuda_peak_reserved_bytes = larger(memory.cuda_peak_reserved_bytes, later.memory.cuda_peak_reserved_bytes);
+}
+
+// "precision reached" when every replicate stopped for it; else each reason with its count, most
+// common first: "time cap in 3 of 5 workers, precision reached in 2".
+std::string joined_stop_reason(const std::vector<std::string>& reasons) {
+  std::map<std::string, int> counts;
+  for (const auto& reason : reasons) ++counts[reason];
+  if (counts.size() == 1) return reasons.front();
+  std::vector<std::pair<int, std::string>> ordered;
+  for (const auto& [reason, count] : counts) ordered.emplace_back(count, reason);
+  std::stable_sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::string text;
+  for (std::size_t i = 0; i < ordered.size(); ++i) {
+    const auto& [count, reason] = ordered[i];
+    text += (i == 0 ? "" : ", ") + reason + " in " + std::to_string(count) +
+            (i == 0 ? " of " + std::to_string(reasons.size()) + " workers" : "");
+  }
+  return text;
+}
+
+}  // namespace
+
+std::vector<reports::CellResult> join_replicates(const std::vector<std::vector<reports::CellResult>>& replicates) {
+  if (replicates.empty()) return {};
+  auto joined = replicates.front();
+  for (auto& cell : joined) {
+    std::vector<std::string> stop_reasons{cell.throughput.stop_reason};
+    for (std::size_t replicate = 1; replicate < replicates.size(); ++replicate) {
+      const auto& cells = replicates[replicate];
+      const auto later = std::find_if(cells.begin(), cells.end(), [&](const auto& c) { return c.mode == cell.mode; });
+      if (later == cells.end()) continue;
+      append_replicate(*later, replicate, cell);
+      stop_reasons.push_back(later->throughput.stop_reason);
+    }
+    if (cell.status != reports::CellStatus::kOk) continue;
+    cell.throughput.stop_reason = joined_stop_reason(stop_reasons);
+    derive_step_figures(cell);
+  }
+  return joined;
+}
+
+std::vector<std::string> modes_standing(const std::vector<reports::CellResult>& cells) {
+  std::vector<std::string> modes;
+  for (const auto& cell : cells) {
+    if (cell.status == reports::CellStatus::kOk) modes.push_back(cell.mode);
+  }
+  return modes;
+}
+
+}  // namespace ampbench::harness::detail
