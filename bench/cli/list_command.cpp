@@ -4,6 +4,7 @@
 
 #include "ampbench/harness/environment_probe.h"
 #include "ampbench/harness/mode.h"
+#include "ampbench/workloads/preset.h"
 #include "ampbench/workloads/registry.h"
 #include "commands.h"
 #include "exit_codes.h"
@@ -23,11 +24,11 @@ Action add_list_command(CLI::App& app) {
     for (const auto& mode : harness::known_modes()) {
       out << "  " << std::left << std::setw(14) << mode.name << mode.summary << "\n";
     }
-    out << "presets\n"
-        << "  seed          the classic tutorials' sizes\n"
-        << "  default       sized for a 2-core CPU: the whole default suite in about 2 minutes\n"
-        << "  large         sized to keep a modern GPU busy\n"
-        << "devices\n";
+    out << "presets\n";
+    for (const auto& preset : workloads::known_presets()) {
+      out << "  " << std::left << std::setw(14) << preset.name << preset.summary << "\n";
+    }
+    out << "devices\n";
     const auto environment = harness::probe_environment();
     for (const auto& device : environment.devices)
       out << "  " << std::left << std::setw(14) << device.name << device.model << "\n";

@@ -16,6 +16,7 @@
 #include "ampbench/reports/report_json.h"
 #include "ampbench/reports/run_config.h"
 #include "ampbench/reports/table.h"
+#include "ampbench/workloads/preset.h"
 #include "commands.h"
 #include "exit_codes.h"
 #include "report_inputs.h"
@@ -109,9 +110,15 @@ int run(const RunFlags& flags) {
                                    {targets[2], reports::render_html(report)}});
   print_to_stdout(reports::render_table(report));
   std::cerr << "reports: " << targets[0].string() << ", report.md, report.html\n";
-  const bool any_failed =
-      std::any_of(report.cells.begin(), report.cells.end(), [](const auto& cell) { return cell.status != "ok"; });
+  const bool any_failed = std::any_of(report.cells.begin(), report.cells.end(),
+                                      [](const auto& cell) { return cell.status != reports::CellStatus::kOk; });
   return any_failed ? kExitRegression : kExitSuccess;
+}
+
+// The report keeps a preset as a name, so reports cannot list them: the list is the workloads'.
+std::string help_of(const reports::RunConfigField& field) {
+  if (field.key != "preset") return field.help;
+  return field.help + ": " + workloads::preset_choices() + " (see 'ampbench list')";
 }
 
 }  // namespace
@@ -126,7 +133,7 @@ Action add_run_command(CLI::App& app) {
     const auto shown = field.show(defaults);
     command->add_option_function<std::string>(
         field.flag, [flags, &field](const std::string& text) { flags->settings.emplace_back(&field, text); },
-        field.help + (shown.empty() ? "" : " (default " + shown + ")"));
+        help_of(field) + (shown.empty() ? "" : " (default " + shown + ")"));
   }
   std::string keys;
   for (const auto& field : reports::run_config_fields()) keys += field.file_key + ", ";

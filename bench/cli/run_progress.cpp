@@ -33,7 +33,7 @@ std::string progress_text(const harness::RunEvent& event) {
 std::string finished_text(const harness::RunEvent& event) {
   const auto& cell = *event.cell;
   return workload_prefix(event) + " " + cell.mode + " " + cell.device + ": " +
-         (cell.status == "ok" ? cell.throughput.stop_reason : "FAILED: " + cell.error);
+         (cell.status == reports::CellStatus::kOk ? cell.throughput.stop_reason : "FAILED: " + cell.error);
 }
 
 }  // namespace

@@ -44,4 +44,9 @@ const Mode& find_mode(const std::string& name) {
 
 bool is_reference_mode(const Mode& mode) { return mode.name == "fp32"; }
 
+std::vector<std::string> default_modes(bool gpu) {
+  if (gpu) return {"fp32", "tf32", "fp16", "bf16"};
+  return {"fp32", "fp16", "bf16"};
+}
+
 }  // namespace ampbench::harness

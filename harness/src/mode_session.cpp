@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "ampbench/workloads/preset.h"
 #include "ampbench/workloads/registry.h"
 #include "nvtx_ranges.h"
 
@@ -51,8 +52,8 @@ ModeSession::ModeSession(const WorkloadTask& task, const Mode& mode, c10::Device
   loss_buffer_ = torch::empty({step_capacity}, torch::TensorOptions().dtype(torch::kFloat).device(device));
   ledger_.begin(memory);
   const auto& config = task.config;
-  workload_ = workloads::make_workload(task.workload,
-                                       {config.preset, config.batch, static_cast<std::uint64_t>(config.seed), device});
+  workload_ = workloads::make_workload(task.workload, {workloads::parse_preset(config.preset), config.batch,
+                                                       static_cast<std::uint64_t>(config.seed), device});
   optimizer_ = workload_->make_optimizer();
   if (mode.grad_scaler) scaler_.emplace(device.type());
   for (std::int64_t index = 0; index < kBatchPool; ++index) batches_.push_back(workload_->make_batch(index));

@@ -36,10 +36,10 @@ reports::Ratio speedup(const reports::CellResult& reference, const reports::Cell
 
 void relate_to_fp32(reports::Report& report) {
   for (auto& cell : report.cells) {
-    if (cell.status != "ok" || is_reference_mode(find_mode(cell.mode))) continue;
+    if (cell.status != reports::CellStatus::kOk || is_reference_mode(find_mode(cell.mode))) continue;
     const auto reference = std::find_if(report.cells.begin(), report.cells.end(), [&](const auto& other) {
-      return other.status == "ok" && is_reference_mode(find_mode(other.mode)) && other.workload == cell.workload &&
-             other.device == cell.device && other.preset == cell.preset;
+      return other.status == reports::CellStatus::kOk && is_reference_mode(find_mode(other.mode)) &&
+             other.workload == cell.workload && other.device == cell.device && other.preset == cell.preset;
     });
     if (reference == report.cells.end()) continue;
     cell.speedup_vs_fp32 = speedup(*reference, cell);

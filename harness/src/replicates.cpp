@@ -31,8 +31,8 @@ std::optional<std::int64_t> larger(const std::optional<std::int64_t>& a, const s
 }
 
 void append_replicate(const reports::CellResult& later, std::size_t replicate, reports::CellResult& joined) {
-  if (joined.status != "ok") return;
-  if (later.status != "ok") {
+  if (joined.status != reports::CellStatus::kOk) return;
+  if (later.status != reports::CellStatus::kOk) {
     joined.status = later.status;
     joined.error = "replicate " + std::to_string(replicate + 1) + ": " + later.error;
     return;
@@ -79,7 +79,7 @@ std::vector<reports::CellResult> join_replicates(const std::vector<std::vector<r
       append_replicate(*later, replicate, cell);
       stop_reasons.push_back(later->throughput.stop_reason);
     }
-    if (cell.status != "ok") continue;
+    if (cell.status != reports::CellStatus::kOk) continue;
     cell.throughput.stop_reason = joined_stop_reason(stop_reasons);
     derive_step_figures(cell);
   }
@@ -89,7 +89,7 @@ std::vector<reports::CellResult> join_replicates(const std::vector<std::vector<r
 std::vector<std::string> modes_standing(const std::vector<reports::CellResult>& cells) {
   std::vector<std::string> modes;
   for (const auto& cell : cells) {
-    if (cell.status == "ok") modes.push_back(cell.mode);
+    if (cell.status == reports::CellStatus::kOk) modes.push_back(cell.mode);
   }
   return modes;
 }

@@ -14,6 +14,7 @@
 #include "ampbench/harness/mode.h"
 #include "ampbench/reports/report_json.h"
 #include "ampbench/reports/roofline.h"
+#include "ampbench/workloads/preset.h"
 #include "ampbench/workloads/registry.h"
 #include "worker_process.h"
 
@@ -61,12 +62,9 @@ void resolve_workloads(std::vector<std::string>& names) {
   }
 }
 
-// The default set, TF32 added on GPUs (on Ampere and later it changes the FP32 answer); FP32, the
-// reference, first.
+// The default set when none (or the CPU's default set) is named; FP32, the reference, first.
 void resolve_modes(std::vector<std::string>& names, const std::string& device) {
-  if (names.empty()) names = {"fp32", "fp16", "bf16"};
-  if (names == std::vector<std::string>{"fp32", "fp16", "bf16"} && device != "cpu")
-    names.insert(names.begin() + 1, "tf32");
+  if (names.empty() || names == default_modes(false)) names = default_modes(device != "cpu");
   for (const auto& name : names) {
     try {
       if (find_mode(name).cuda_only && device == "cpu") {
@@ -89,7 +87,7 @@ std::vector<reports::CellResult> failed_cells(const WorkloadTask& task, const st
     cell.mode = mode;
     cell.device = task.config.device;
     cell.preset = task.config.preset;
-    cell.status = "failed";
+    cell.status = reports::CellStatus::kFailed;
     cell.error = error;
     cells.push_back(std::move(cell));
   }
@@ -179,9 +177,10 @@ RunPlan plan_run(reports::RunConfig config) {
   config.device = resolve_device(config.device, plan.environment);
   resolve_workloads(config.workloads);
   resolve_modes(config.modes, config.device);
-  const auto presets = workloads::known_presets();
-  if (std::find(presets.begin(), presets.end(), config.preset) == presets.end()) {
-    throw SettingError("--preset: unknown preset '" + config.preset + "' (seed, default or large)");
+  try {
+    (void)workloads::parse_preset(config.preset);
+  } catch (const std::invalid_argument& error) {
+    throw SettingError(std::string("--preset: ") + error.what());
   }
   const int hardware_threads = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
   if (config.threads > 4 * hardware_threads) {

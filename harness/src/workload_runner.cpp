@@ -30,7 +30,7 @@ std::string error_text(const std::exception& error) {
 }
 
 void fail(reports::CellResult& cell, const std::exception& error) {
-  cell.status = "failed";
+  cell.status = reports::CellStatus::kFailed;
   cell.error = dynamic_cast<const c10::OutOfMemoryError*>(&error) != nullptr
                    ? "out of memory on " + cell.device + ": " + error_text(error)
                    : error_text(error);
@@ -234,7 +234,7 @@ std::vector<reports::CellResult> run_workload(const WorkloadTask& task, const Wo
   } catch (const std::exception& error) {
     // Nothing of the workload could run (no such device, say): every mode says why.
     for (auto& slot : slots) {
-      if (slot.cell.status == "ok") fail(slot.cell, error);
+      if (slot.cell.status == reports::CellStatus::kOk) fail(slot.cell, error);
     }
   }
   std::vector<reports::CellResult> cells;

@@ -63,9 +63,9 @@ void compare_memory_and_divergence(const CellResult& base, const CellResult& cur
 }
 
 std::string why_not_comparable(const CellResult& base, const CellResult& current) {
-  if (base.status != "ok" && current.status != "ok") return "failed in both reports";
-  if (current.status != "ok") return "failed in current: " + current.error;
-  if (base.status != "ok") return "failed in baseline: " + base.error;
+  if (base.status != CellStatus::kOk && current.status != CellStatus::kOk) return "failed in both reports";
+  if (current.status != CellStatus::kOk) return "failed in current: " + current.error;
+  if (base.status != CellStatus::kOk) return "failed in baseline: " + base.error;
   if (base.step_times_s.empty() || current.step_times_s.empty()) return "no step-time samples";
   return "";
 }

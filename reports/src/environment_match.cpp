@@ -51,7 +51,7 @@ std::vector<std::string> environment_mismatches(const Report& base, const Report
                            "\"");
     }
     // A failed cell may not have recorded its settings; only compare what both ran with.
-    if (cell.status != "ok" || found->second->status != "ok") continue;
+    if (cell.status != CellStatus::kOk || found->second->status != CellStatus::kOk) continue;
     if (const auto difference = settings_difference(found->second->settings, cell.settings); !difference.empty()) {
       mismatches.push_back(found->first.label() + " precision settings: " + difference);
     }

@@ -66,7 +66,7 @@ void add_benchmark(const nlohmann::json& entry, const std::string& path, Report&
   CellResult& cell = report.cells[position->second];
   if (const auto* error = fields.optional("error_occurred");
       error && detail::read_bool(*error, fields.path_of("error_occurred"))) {
-    cell.status = "failed";
+    cell.status = CellStatus::kFailed;
     const auto* message = fields.optional("error_message");
     cell.error =
         message ? detail::read_string(*message, fields.path_of("error_message")) : "benchmark reported an error";
@@ -100,7 +100,8 @@ Report report_from_google_benchmark(const nlohmann::json& json) {
     add_benchmark(benchmarks[i], "benchmarks[" + std::to_string(i) + "]", report, cell_index);
   }
   for (auto& cell : report.cells) {
-    if (cell.status == "ok" && !cell.step_times_s.empty()) cell.throughput.step_time_s = summarize(cell.step_times_s);
+    if (cell.status == CellStatus::kOk && !cell.step_times_s.empty())
+      cell.throughput.step_time_s = summarize(cell.step_times_s);
   }
   return report;
 }

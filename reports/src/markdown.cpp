@@ -33,7 +33,7 @@ std::string summary_table(const Report& report) {
 std::string failed_cells(const Report& report) {
   std::string out;
   for (const auto& cell : report.cells) {
-    if (cell.status == "ok") continue;
+    if (cell.status == CellStatus::kOk) continue;
     out +=
         "- `" + cell.workload + "/" + cell.mode + "/" + cell.device + "`: " + detail::markdown_cell(cell.error) + "\n";
   }
@@ -44,7 +44,7 @@ std::string precision_table(const Report& report) {
   detail::MarkdownTable table({"workload", "mode", "device", "low-precision FLOP share", "tensor cores"});
   bool any = false;
   for (const auto& cell : report.cells) {
-    if (cell.status != "ok" || (!cell.precision && cell.tensor_cores.status != "measured")) continue;
+    if (cell.status != CellStatus::kOk || (!cell.precision && cell.tensor_cores.status != "measured")) continue;
     any = true;
     std::string tensor_cores = cell.tensor_cores.status;
     for (const auto& metric : cell.tensor_cores.metrics) {
@@ -64,7 +64,7 @@ std::string host_time_table(const Report& report) {
   detail::MarkdownTable table({"workload", "mode", "device", "device step (median)", "host step (median)"});
   bool any = false;
   for (const auto& cell : report.cells) {
-    if (cell.status != "ok" || cell.host_step_times_s.empty()) continue;
+    if (cell.status != CellStatus::kOk || cell.host_step_times_s.empty()) continue;
     any = true;
     table.add_row({cell.workload, cell.mode, cell.device, detail::format_duration(cell.throughput.step_time_s.median),
                    detail::format_duration(median(cell.host_step_times_s))});

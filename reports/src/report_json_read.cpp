@@ -28,7 +28,7 @@ constexpr std::int64_t kMaxInt64 = std::numeric_limits<std::int64_t>::max();
 // those samples (the count is checked; the statistics are not recomputed, since compare and check
 // recompute them from the samples and never read the stored summary).
 void require_judgeable(const CellResult& value, const std::string& path) {
-  if (value.status != "ok") return;
+  if (value.status != CellStatus::kOk) return;
   const std::string prefix = path.empty() ? "" : path + ".";
   if (value.step_times_s.empty()) fail_at(prefix + "step_times_s", "a cell with status \"ok\" needs step times");
   const auto count = value.throughput.step_time_s.count;
@@ -37,6 +37,12 @@ void require_judgeable(const CellResult& value, const std::string& path) {
                                                          std::to_string(value.step_times_s.size()) +
                                                          " values of step_times_s");
   }
+}
+
+// The JSON edge of CellStatus: its names come from to_string, so they are written once.
+CellStatus read_cell_status(ObjectReader& fields) {
+  const auto text = fields.either("status", to_string(CellStatus::kOk), to_string(CellStatus::kFailed));
+  return text == to_string(CellStatus::kOk) ? CellStatus::kOk : CellStatus::kFailed;
 }
 
 }  // namespace
@@ -279,7 +285,7 @@ CellResult read_cell(const json& in, const std::string& path) {
   value.mode = fields.text("mode");
   value.device = fields.text("device");
   value.preset = fields.text("preset");
-  value.status = fields.either("status", "ok", "failed");
+  value.status = read_cell_status(fields);
   value.error = fields.text("error");
   value.settings = read_mode_settings(fields.required("settings"), fields.path_of("settings"));
   value.warmup_steps = fields.integer("warmup_steps");

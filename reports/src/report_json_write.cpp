@@ -126,7 +126,7 @@ void to_json(nlohmann::json& out, const CellResult& value) {
          {"mode", value.mode},
          {"device", value.device},
          {"preset", value.preset},
-         {"status", value.status},
+         {"status", std::string(to_string(value.status))},
          {"error", value.error},
          {"settings", value.settings},
          {"warmup_steps", value.warmup_steps},

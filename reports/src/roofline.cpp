@@ -18,7 +18,7 @@ const GemmPeak* find_gemm_peak(const Environment& environment, const std::string
 }
 
 std::optional<double> fraction_of_peak(const Environment& environment, const CellResult& cell) {
-  if (cell.status != "ok") return std::nullopt;
+  if (cell.status != CellStatus::kOk) return std::nullopt;
   const GemmPeak* peak = find_gemm_peak(environment, cell.device, peak_dtype(cell));
   if (peak == nullptr) return std::nullopt;
   return cell.throughput.achieved_flops_per_s / peak->flops_per_s;

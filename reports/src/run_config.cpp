@@ -190,8 +190,7 @@ const std::vector<RunConfigField>& run_config_fields() {
       field(&RunConfig::modes, "modes", "--modes",
             "Comma-separated modes (default: fp32,fp16,bf16; on a GPU also tf32)"),
       field(&RunConfig::device, "device", "--device", "auto, cpu, cuda or cuda:N (auto = the first GPU, else the CPU)"),
-      field(&RunConfig::preset, "preset", "--preset",
-            "seed (the tutorials' sizes), default (the CPU suite) or large (GPUs)"),
+      field(&RunConfig::preset, "preset", "--preset", "Workload sizes"),  // the CLI appends the workloads' names
       field(&RunConfig::max_steps, "max_steps", "--steps", "Most timed steps per cell", "steps"),
       field(&RunConfig::min_steps, "min_steps", "--min-steps",
             "Fewest timed steps per cell before the noise target may stop"),

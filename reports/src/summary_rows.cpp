@@ -27,7 +27,7 @@ std::vector<std::string> summary_header() {
 SummaryRow summary_row(const CellResult& cell) {
   SummaryRow row;
   row.cells = {cell.workload, cell.mode, cell.device};
-  if (cell.status != "ok") {
+  if (cell.status != CellStatus::kOk) {
     row.failed = true;
     row.error = cell.error.empty() ? "no error recorded" : cell.error;
     return row;
@@ -66,7 +66,7 @@ std::string gemm_peaks_note(const Environment& environment) {
 
 std::string failed_cells_note(const Report& report) {
   const auto failed = std::count_if(report.cells.begin(), report.cells.end(),
-                                    [](const CellResult& cell) { return cell.status != "ok"; });
+                                    [](const CellResult& cell) { return cell.status != CellStatus::kOk; });
   if (failed == 0) return "";
   return std::to_string(failed) + " of " + std::to_string(report.cells.size()) + " cells failed.";
 }

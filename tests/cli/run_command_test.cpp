@@ -14,6 +14,7 @@
 namespace {
 
 namespace fs = std::filesystem;
+using ampbench::reports::CellStatus;
 using ampbench::testing::run_process;
 
 class RunCommand : public ::testing::Test {
@@ -97,7 +98,7 @@ TEST_F(RunCommand, TinyRunWritesAReportWhereFp32DescendsAndAmpIsRelatedToIt) {
   }
   EXPECT_EQ(dtypes, expected_dtypes);
   for (const auto& cell : report.cells) {
-    EXPECT_EQ(cell.status, "ok") << cell.mode << ": " << cell.error;
+    EXPECT_EQ(cell.status, CellStatus::kOk) << cell.mode << ": " << cell.error;
     // ... and every cell a plausible fraction of its dtype's (timing noise may lift one above 1).
     ASSERT_TRUE(cell.throughput.fraction_of_peak.has_value()) << cell.mode;
     EXPECT_GT(*cell.throughput.fraction_of_peak, 0.0) << cell.mode;
@@ -123,10 +124,10 @@ TEST_F(RunCommand, AnAbortingCellLosesOnlyItself) {
   ASSERT_EQ(report.cells.size(), 3u);
   for (const auto& cell : report.cells) {
     if (cell.mode == "bf16") {
-      EXPECT_EQ(cell.status, "failed");
+      EXPECT_EQ(cell.status, CellStatus::kFailed);
       EXPECT_NE(cell.error.find("signal 6"), std::string::npos) << cell.error;
     } else {
-      EXPECT_EQ(cell.status, "ok") << cell.mode << ": " << cell.error;
+      EXPECT_EQ(cell.status, CellStatus::kOk) << cell.mode << ": " << cell.error;
     }
   }
 }
@@ -180,7 +181,7 @@ TEST_F(RunCommand, AHungWorkerIsKilledAndItsCellsFail) {
   EXPECT_EQ(result.exit_code, 1) << result.err;
   const auto report = ampbench::reports::read_report(out() / "report.json");
   ASSERT_EQ(report.cells.size(), 1u);
-  EXPECT_EQ(report.cells[0].status, "failed");
+  EXPECT_EQ(report.cells[0].status, CellStatus::kFailed);
   EXPECT_NE(report.cells[0].error.find("timed out after 2 s"), std::string::npos) << report.cells[0].error;
 }
 

@@ -23,7 +23,7 @@ using namespace ampbench::reports;
 // make each input cost milliseconds; its cost at scale has its own test).
 void summarise_cells(const Report& report) {
   for (const auto& cell : report.cells) {
-    if (cell.status != "ok") continue;
+    if (cell.status != CellStatus::kOk) continue;
     (void)summarize(cell.step_times_s);
     (void)mann_whitney_u(cell.step_times_s, cell.step_times_s);
   }

@@ -10,6 +10,7 @@ namespace {
 
 using ampbench::harness::detail::join_replicates;
 using ampbench::reports::CellResult;
+using ampbench::reports::CellStatus;
 
 // A timed cell as one worker returns it: two steps in each of `medians.size()` rounds.
 CellResult worker_cell(const std::string& mode, std::int64_t replicate, const std::vector<double>& medians) {
@@ -42,7 +43,7 @@ TEST(JoinReplicates, RoundsAreRenumberedTaggedAndEstimatedOverReplicates) {
                                        {worker_cell("fp32", 2, {4.0, 16.0}), worker_cell("bf16", 2, {1.0, 1.0})}});
   ASSERT_EQ(joined.size(), 2u);
   const auto& fp32 = joined[0];
-  ASSERT_EQ(fp32.status, "ok") << fp32.error;
+  ASSERT_EQ(fp32.status, CellStatus::kOk) << fp32.error;
   ASSERT_TRUE(fp32.rounds.has_value());
   const auto& rounds = *fp32.rounds;
   EXPECT_EQ(rounds.step_round, (std::vector<std::int64_t>{0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5}));
@@ -65,12 +66,12 @@ TEST(JoinReplicates, RoundsAreRenumberedTaggedAndEstimatedOverReplicates) {
 
 TEST(JoinReplicates, AModeThatFailsInAnyReplicateFailsWithThatReplicatesError) {
   auto broken = worker_cell("bf16", 1, {1.0});
-  broken.status = "failed";
+  broken.status = CellStatus::kFailed;
   broken.error = "boom";
   const auto joined = join_replicates(
       {{worker_cell("fp32", 0, {1.0}), worker_cell("bf16", 0, {1.0})}, {worker_cell("fp32", 1, {1.0}), broken}});
-  EXPECT_EQ(joined[0].status, "ok");
-  EXPECT_EQ(joined[1].status, "failed");
+  EXPECT_EQ(joined[0].status, CellStatus::kOk);
+  EXPECT_EQ(joined[1].status, CellStatus::kFailed);
   EXPECT_EQ(joined[1].error, "replicate 2: boom");
 }
 
@@ -99,7 +100,7 @@ TEST(RunWithReplicates, TheStepsAreSharedOutAndTheRoundsTagged) {
   const auto report = ampbench::harness::run(ampbench::harness::plan_run(config));
   ASSERT_EQ(report.cells.size(), 2u);
   for (const auto& cell : report.cells) {
-    ASSERT_EQ(cell.status, "ok") << cell.mode << ": " << cell.error;
+    ASSERT_EQ(cell.status, CellStatus::kOk) << cell.mode << ": " << cell.error;
     EXPECT_EQ(cell.step_times_s.size(), 7u) << cell.mode;  // 4 + 3
     EXPECT_EQ(cell.rounds->round_replicate, (std::vector<std::int64_t>{0, 0, 1, 1})) << cell.mode;
     EXPECT_EQ(cell.losses.size(), 5u) << cell.mode;  // replicate 0's warm-up step and its 4 steps

@@ -16,7 +16,7 @@ namespace ampbench::harness::testing_support {
 
 struct TinyTraining {
   std::unique_ptr<workloads::Workload> workload =
-      workloads::make_workload("transformer", {"default", 2, 0, torch::kCPU});
+      workloads::make_workload("transformer", {workloads::Preset::kDefault, 2, 0, torch::kCPU});
   std::unique_ptr<torch::optim::Optimizer> optimizer = workload->make_optimizer();
   amp::GradScaler scaler{c10::DeviceType::CPU, {.init_scale = 1024.0, .growth_interval = 1}};
 

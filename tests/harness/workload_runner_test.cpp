@@ -17,6 +17,7 @@ namespace {
 
 using ampbench::harness::WorkloadTask;
 using ampbench::reports::CellResult;
+using ampbench::reports::CellStatus;
 
 WorkloadTask tiny_task(const std::string& workload, std::vector<std::string> modes) {
   WorkloadTask task;
@@ -41,7 +42,7 @@ CellResult run_cell(const std::string& workload, const std::string& mode,
 
 TEST(WorkloadRunner, Fp32SimpleNetTimesEveryStepAndItsLossFalls) {
   const auto result = run_cell("simplenet", "fp32");
-  ASSERT_EQ(result.status, "ok") << result.error;
+  ASSERT_EQ(result.status, CellStatus::kOk) << result.error;
   EXPECT_EQ(result.step_times_s.size(), 12u);
   EXPECT_EQ(result.losses.size(), 14u);  // warm-up steps are in the loss curve
   EXPECT_LT(result.losses.back(), result.losses.front());
@@ -60,9 +61,9 @@ TEST(WorkloadRunner, ForcedOverflowMakesTheScalerSkipExactlyThoseSteps) {
   // The same cell without injection may skip steps of its own (fp16 at the default initial scale
   // 2^16 overflows SimpleNet's first step): the injected ones must come on top, exactly.
   const auto baseline = run_cell("simplenet", "fp16");
-  ASSERT_EQ(baseline.status, "ok") << baseline.error;
+  ASSERT_EQ(baseline.status, CellStatus::kOk) << baseline.error;
   const auto result = run_cell("simplenet", "fp16", [](WorkloadTask& task) { task.inject_overflow_steps = {3, 7}; });
-  ASSERT_EQ(result.status, "ok") << result.error;
+  ASSERT_EQ(result.status, CellStatus::kOk) << result.error;
   ASSERT_TRUE(result.scaler.has_value() && baseline.scaler.has_value());
   auto expected = baseline.scaler->skipped_steps;
   expected.insert(expected.end(), {3, 7});
@@ -76,7 +77,7 @@ TEST(WorkloadRunner, ForcedOverflowMakesTheScalerSkipExactlyThoseSteps) {
 
 TEST(WorkloadRunner, Bf16AuditShowsTheMatmulsRanInLowPrecision) {
   const auto result = run_cell("simplenet", "bf16");
-  ASSERT_EQ(result.status, "ok") << result.error;
+  ASSERT_EQ(result.status, CellStatus::kOk) << result.error;
   ASSERT_TRUE(result.precision.has_value());
   EXPECT_DOUBLE_EQ(result.precision->low_precision_flop_share, 1.0);
   const auto& ops = result.precision->ops;
@@ -87,7 +88,7 @@ TEST(WorkloadRunner, Bf16AuditShowsTheMatmulsRanInLowPrecision) {
 
 TEST(WorkloadRunner, AnUnknownWorkloadIsAFailedCellNotAnException) {
   const auto result = run_cell("resnet9000", "fp32");
-  EXPECT_EQ(result.status, "failed");
+  EXPECT_EQ(result.status, CellStatus::kFailed);
   EXPECT_NE(result.error.find("unknown workload 'resnet9000'"), std::string::npos) << result.error;
 }
 
@@ -102,7 +103,7 @@ TEST(WorkloadRunner, ConvAndAttentionWorkloadsTrainInEveryPrecision) {
         task.config.min_steps = 2;
         task.config.max_steps = 2;
       });
-      EXPECT_EQ(result.status, "ok") << workload << " " << mode << ": " << result.error;
+      EXPECT_EQ(result.status, CellStatus::kOk) << workload << " " << mode << ": " << result.error;
       EXPECT_GT(result.memory.peak_tensor_bytes, 0) << workload << " " << mode;
     }
   }
@@ -131,7 +132,7 @@ TEST(WorkloadRunner, ModesAreTimedInTheSameRoundsAndPairedByRound) {
   ampbench::harness::relate_to_fp32(report);
   ASSERT_EQ(report.cells.size(), 3u);
   for (const auto& cell : report.cells) {
-    ASSERT_EQ(cell.status, "ok") << cell.mode << ": " << cell.error;
+    ASSERT_EQ(cell.status, CellStatus::kOk) << cell.mode << ": " << cell.error;
     ASSERT_TRUE(cell.rounds.has_value()) << cell.mode;
     const auto& rounds = *cell.rounds;
     EXPECT_EQ(rounds.interleaved_modes, task.modes);
@@ -164,7 +165,7 @@ TEST(WorkloadRunner, PeakMemoryIsTheModesOwnAndDoesNotGrowWithSteps) {
     task.config.max_steps = steps;
     task.config.round_steps = steps;
     const auto cells = ampbench::harness::run_workload(task);
-    for (const auto& cell : cells) EXPECT_EQ(cell.status, "ok") << cell.error;
+    for (const auto& cell : cells) EXPECT_EQ(cell.status, CellStatus::kOk) << cell.error;
     return cells.front().memory.peak_tensor_bytes;
   };
   const auto alone_short = peak({"fp32"}, 4);

@@ -150,7 +150,7 @@ TEST(Check, MissingCellsFailOnlyWhenStrict) {
 TEST(Check, ACellThatFailsNowRegresses) {
   const Report base = one_cell_report(noisy_samples(1e-3, 0.01, 30, 80));
   Report current = base;
-  current.cells[0].status = "failed";
+  current.cells[0].status = CellStatus::kFailed;
   current.cells[0].error = "out of memory";
   const auto result = check(base, current);
   EXPECT_FALSE(result.passed);

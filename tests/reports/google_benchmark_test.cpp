@@ -50,7 +50,7 @@ TEST(GoogleBenchmark, RepetitionsBecomeSamplesAndAggregatesAreSkipped) {
   ASSERT_EQ(report.cells[0].step_times_s.size(), 10u);
   EXPECT_DOUBLE_EQ(report.cells[0].step_times_s[1], 101e-6);
   EXPECT_EQ(report.cells[0].throughput.step_time_s.count, 10);
-  EXPECT_EQ(report.cells[1].status, "failed");
+  EXPECT_EQ(report.cells[1].status, CellStatus::kFailed);
   EXPECT_EQ(report.cells[1].error, "no GPU");
   EXPECT_EQ(report.environment.cpu_model, "2 CPUs at 2400 MHz");
 }

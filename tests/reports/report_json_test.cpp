@@ -43,7 +43,7 @@ TEST(ReportJson, RoundTripPreservesEveryField) {
   const Report parsed = parse_report(first);
   EXPECT_EQ(nlohmann::json(parsed), first);
   EXPECT_EQ(parsed.cells.size(), 6u);
-  EXPECT_EQ(parsed.cells[4].status, "failed");
+  EXPECT_EQ(parsed.cells[4].status, CellStatus::kFailed);
   ASSERT_TRUE(parsed.cells[1].scaler.has_value());
   EXPECT_EQ(parsed.cells[1].scaler->skipped_steps, (std::vector<std::int64_t>{3, 4}));
 }
@@ -158,6 +158,17 @@ TEST(ReportJson, MissingAndUnknownFieldsAreNamed) {
   json = sample_json();
   json["cells"][0]["status"] = "maybe";
   EXPECT_EQ(parse_error(json), "cells[0].status: expected \"ok\" or \"failed\", got \"maybe\"");
+}
+
+// In code a cell's status is an enum; in the file it is a name, matched exactly, and in a failed
+// assertion it prints as that name.
+TEST(ReportJson, CellStatusIsWrittenAndReadByName) {
+  auto json = sample_json();
+  EXPECT_EQ(json["cells"][0]["status"], "ok");
+  EXPECT_EQ(json["cells"][4]["status"], "failed");
+  json["cells"][0]["status"] = "OK";
+  EXPECT_EQ(parse_error(json), "cells[0].status: expected \"ok\" or \"failed\", got \"OK\"");
+  EXPECT_EQ(::testing::PrintToString(CellStatus::kFailed), "failed");
 }
 
 TEST(ReportJson, StepTimesMustBeFiniteNumbers) {

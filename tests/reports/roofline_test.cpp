@@ -63,7 +63,7 @@ TEST(Roofline, AFailedCellHasNoFraction) {
   Report report;
   report.environment = gpu_peaks();
   report.cells = {cell_at("fp32", "cuda:0", 25e12), cell_at("fp16", "cuda:0", 200e12)};
-  report.cells[1].status = "failed";
+  report.cells[1].status = CellStatus::kFailed;
   report.cells[1].throughput.fraction_of_peak = 0.9;  // stale: a failed cell measured nothing
   fill_fractions_of_peak(report);
   ASSERT_TRUE(report.cells[0].throughput.fraction_of_peak.has_value());

@@ -149,7 +149,7 @@ Report make_sample_report() {
   cnn_fp16.mode = "fp16";
   cnn_fp16.device = "cpu";
   cnn_fp16.preset = "default";
-  cnn_fp16.status = "failed";
+  cnn_fp16.status = CellStatus::kFailed;
   cnn_fp16.error =
       "the cell's process was killed by signal 9 (SIGKILL): out of memory? peak RSS exceeded the limit of the "
       "container";

@@ -27,7 +27,7 @@ TEST(RenderTable, FailedCellShowsItsErrorCutToWidth) {
 TEST(RenderTable, MultiLineErrorsStayOnOneLine) {
   Report report;
   report.cells.push_back(ampbench::testing::sample_cell("simple_net", "fp32", 1e-3));
-  report.cells.back().status = "failed";
+  report.cells.back().status = CellStatus::kFailed;
   report.cells.back().error = "first line\nsecond line";
   const std::string table = render_table(report);
   EXPECT_NE(table.find("FAILED: first line second line\n"), std::string::npos) << table;

@@ -2,16 +2,19 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include "ampbench/workloads/preset.h"
 #include "ampbench/workloads/registry.h"
 
 namespace {
 
 using ampbench::workloads::make_workload;
+using ampbench::workloads::parse_preset;
+using ampbench::workloads::Preset;
 using ampbench::workloads::WorkloadOptions;
 
 WorkloadOptions seed_preset() {
   WorkloadOptions options;
-  options.preset = "seed";
+  options.preset = Preset::kSeed;
   return options;
 }
 
@@ -42,12 +45,23 @@ TEST(Workloads, SeedPresetsAreTheTutorialsSizes) {
 
 TEST(Workloads, UnknownNamesAndBadBatchesAreClearErrors) {
   EXPECT_THROW((void)make_workload("resnet", seed_preset()), std::invalid_argument);
+  EXPECT_THROW((void)parse_preset("huge"), std::invalid_argument);
   auto options = seed_preset();
-  options.preset = "huge";
-  EXPECT_THROW((void)make_workload("simplenet", options), std::invalid_argument);
-  options = seed_preset();
   options.batch = 0;
   EXPECT_THROW((void)make_workload("simplecnn", options), std::invalid_argument);
+}
+
+TEST(Presets, EveryNameParsesBackAndAnUnknownOneListsTheKnown) {
+  for (const auto& info : ampbench::workloads::known_presets()) {
+    EXPECT_EQ(parse_preset(to_string(info.preset)), info.preset) << info.name;
+  }
+  EXPECT_EQ(to_string(Preset::kDefault), "default");
+  try {
+    (void)parse_preset("Seed");
+    FAIL() << "a preset name is matched exactly";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_STREQ(error.what(), "unknown preset 'Seed' (seed, default or large)");
+  }
 }
 
 }  // namespace

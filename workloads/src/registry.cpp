@@ -1,6 +1,5 @@
 #include "ampbench/workloads/registry.h"
 
-#include <algorithm>
 #include <functional>
 #include <stdexcept>
 
@@ -26,16 +25,7 @@ const std::vector<WorkloadInfo>& known_workloads() {
   return workloads;
 }
 
-const std::vector<std::string>& known_presets() {
-  static const std::vector<std::string> presets{"seed", "default", "large"};
-  return presets;
-}
-
 std::unique_ptr<Workload> make_workload(const std::string& name, const WorkloadOptions& options) {
-  const auto& presets = known_presets();
-  if (std::find(presets.begin(), presets.end(), options.preset) == presets.end()) {
-    throw std::invalid_argument("unknown preset '" + options.preset + "' (known: " + joined(presets) + ")");
-  }
   if (name == "simplenet") return detail::make_simple_net(options);
   if (name == "simplecnn") return detail::make_simple_cnn(options);
   if (name == "transformer") return detail::make_transformer_block(options);

@@ -10,6 +10,7 @@
 #include <torch/optim/adam.h>
 
 #include <sstream>
+#include <stdexcept>
 
 #include "factories.h"
 #include "synthetic_data.h"
@@ -26,10 +27,16 @@ struct SimpleCnnSize {
   [[nodiscard]] std::int64_t fc_inputs() const { return channels2 * (image / 4) * (image / 4); }
 };
 
-SimpleCnnSize simple_cnn_preset(const std::string& preset) {
-  if (preset == "seed") return {32, 64, 32, 10, 64};
-  if (preset == "large") return {64, 128, 64, 10, 256};
-  return {32, 64, 32, 10, 32};  // default: the tutorial's net at half its batch, for the CPU suite
+SimpleCnnSize simple_cnn_preset(Preset preset) {
+  switch (preset) {
+    case Preset::kSeed:
+      return {32, 64, 32, 10, 64};
+    case Preset::kDefault:
+      return {32, 64, 32, 10, 32};  // the tutorial's net at half its batch, for the CPU suite
+    case Preset::kLarge:
+      return {64, 128, 64, 10, 256};
+  }
+  throw std::invalid_argument("preset " + std::to_string(static_cast<int>(preset)) + " has no sizes");
 }
 
 class SimpleCnnNetImpl : public torch::nn::Module {

@@ -8,6 +8,7 @@
 
 #include <numeric>
 #include <sstream>
+#include <stdexcept>
 #include <vector>
 
 #include "factories.h"
@@ -23,10 +24,16 @@ struct SimpleNetSize {
   std::int64_t batch;
 };
 
-SimpleNetSize simple_net_preset(const std::string& preset) {
-  if (preset == "seed") return {10, {}, 1, 100};
-  if (preset == "large") return {1024, {4096, 4096}, 1, 4096};
-  return {32, {128, 128}, 1, 128};  // default: sized for the 2-minute CPU suite (README)
+SimpleNetSize simple_net_preset(Preset preset) {
+  switch (preset) {
+    case Preset::kSeed:
+      return {10, {}, 1, 100};
+    case Preset::kDefault:
+      return {32, {128, 128}, 1, 128};  // sized for the 2-minute CPU suite (README)
+    case Preset::kLarge:
+      return {1024, {4096, 4096}, 1, 4096};
+  }
+  throw std::invalid_argument("preset " + std::to_string(static_cast<int>(preset)) + " has no sizes");
 }
 
 torch::nn::Sequential make_mlp(const SimpleNetSize& size) {

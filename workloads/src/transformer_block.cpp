@@ -26,10 +26,16 @@ struct TransformerSize {
   std::int64_t batch;
 };
 
-TransformerSize transformer_preset(const std::string& preset) {
-  if (preset == "seed") return {256, 4, 1024, 128, 8};
-  if (preset == "large") return {1024, 16, 4096, 512, 16};
-  return {128, 4, 512, 64, 4};  // default: sized for the 2-minute CPU suite (README)
+TransformerSize transformer_preset(Preset preset) {
+  switch (preset) {
+    case Preset::kSeed:
+      return {256, 4, 1024, 128, 8};
+    case Preset::kDefault:
+      return {128, 4, 512, 64, 4};  // sized for the 2-minute CPU suite (README)
+    case Preset::kLarge:
+      return {1024, 16, 4096, 512, 16};
+  }
+  throw std::invalid_argument("preset " + std::to_string(static_cast<int>(preset)) + " has no sizes");
 }
 
 class TransformerBlockNetImpl : public torch::nn::Module {

@@ -29,5 +29,8 @@ struct Mode {
 // Throws std::invalid_argument naming the unknown mode and listing the known ones.
 [[nodiscard]] const Mode& find_mode(const std::string& name);
 [[nodiscard]] bool is_reference_mode(const Mode& mode);  // fp32: what AMP modes are compared to
+// What a run measures when no modes are named: fp32, fp16, bf16, and on a GPU also tf32 (on
+// Ampere and later it changes the FP32 answer), the reference first.
+[[nodiscard]] std::vector<std::string> default_modes(bool gpu);
 
 }  // namespace ampbench::harness

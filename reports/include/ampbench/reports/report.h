@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ampbench/reports/cell_status.h"
 #include "ampbench/reports/environment.h"
 #include "ampbench/reports/run_config.h"
 
@@ -155,8 +156,8 @@ struct CellResult {
   std::string mode;
   std::string device;
   std::string preset;
-  std::string status = "ok";  // "ok" or "failed"
-  std::string error;          // why it failed
+  CellStatus status = CellStatus::kOk;
+  std::string error;  // why it failed
   ModeSettings settings;
   std::int64_t warmup_steps = 0;
   std::vector<double> step_times_s;       // every timed step, in order

@@ -27,12 +27,12 @@ struct RunConfig {
   std::vector<std::string> workloads;  // empty: every registered workload
   std::vector<std::string> modes;      // empty: fp32, fp16, bf16, and tf32 on a GPU
   std::string device = "auto";         // resolved by the harness to "cpu" or "cuda:N"
-  std::string preset = "default";
-  std::int64_t warmup = 3;       // untimed steps per mode, bounded in time by time_cap_s too
-  std::int64_t min_steps = 10;   // timed steps per mode before the precision target may stop
-  std::int64_t max_steps = 500;  // timed steps per mode at most
-  double max_noise = 0.02;       // target: 95% CI half-width over rounds, relative
-  double time_cap_s = 6.0;       // seconds of timed steps per mode at most
+  std::string preset = "default";      // a name; the harness resolves it (workloads::parse_preset)
+  std::int64_t warmup = 3;             // untimed steps per mode, bounded in time by time_cap_s too
+  std::int64_t min_steps = 10;         // timed steps per mode before the precision target may stop
+  std::int64_t max_steps = 500;        // timed steps per mode at most
+  double max_noise = 0.02;             // target: 95% CI half-width over rounds, relative
+  double time_cap_s = 6.0;             // seconds of timed steps per mode at most
   std::int64_t seed = 0;
   int threads = 0;                    // intra-op CPU threads; 0 keeps LibTorch's choice
   std::optional<std::int64_t> batch;  // overrides the presets' batch size

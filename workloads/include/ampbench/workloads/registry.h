@@ -15,9 +15,8 @@ struct WorkloadInfo {
 };
 
 [[nodiscard]] const std::vector<WorkloadInfo>& known_workloads();
-[[nodiscard]] const std::vector<std::string>& known_presets();
 
-// Throws std::invalid_argument naming the unknown workload or preset and listing the known ones.
+// Throws std::invalid_argument naming the unknown workload and listing the known ones.
 [[nodiscard]] std::unique_ptr<Workload> make_workload(const std::string& name, const WorkloadOptions& options);
 
 }  // namespace ampbench::workloads

@@ -12,6 +12,8 @@
 #include <optional>
 #include <string>
 
+#include "ampbench/workloads/preset.h"
+
 namespace ampbench::workloads {
 
 struct Batch {
@@ -20,7 +22,7 @@ struct Batch {
 };
 
 struct WorkloadOptions {
-  std::string preset = "default";     // "seed", "default" or "large"
+  Preset preset = Preset::kDefault;
   std::optional<std::int64_t> batch;  // overrides the preset's batch size when set
   std::uint64_t seed = 0;             // initial weights, teacher and data all derive from it
   torch::Device device = torch::kCPU;

@@ -1,0 +1,31 @@
+// The sizes a workload comes in. Code switches on the enum; the names ("seed", "default",
+// "large") are for people and files: the --preset flag, a --config file and the report, which
+// keep the name and are read back through parse_preset. The list lives here, once.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ampbench::workloads {
+
+enum class Preset {
+  kSeed,     // the classic AMP tutorials' sizes
+  kDefault,  // sized for the 2-minute CPU suite (README)
+  kLarge,    // sized to keep a modern GPU busy
+};
+
+struct PresetInfo {
+  Preset preset;
+  std::string name;
+  std::string summary;  // one line for `ampbench list`
+};
+
+[[nodiscard]] const std::vector<PresetInfo>& known_presets();
+[[nodiscard]] const std::string& to_string(Preset preset);
+// "seed, default or large": for --help and for errors.
+[[nodiscard]] std::string preset_choices();
+// Throws std::invalid_argument "unknown preset 'NAME' (seed, default or large)".
+[[nodiscard]] Preset parse_preset(std::string_view name);
+
+}  // namespace ampbench::workloads
