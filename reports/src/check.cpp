@@ -46,11 +46,14 @@ std::string rounds_figures(const CellComparison& cell) {
   return text;
 }
 
-// A step-time change is a regression (or an improvement) only when it is significant and beyond
-// the threshold. Beyond it but unresolved by the runs' noise: by rounds, the verdict
-// "inconclusive" (passes, listed); by steps (older reports), a note.
-void judge_step_time(double change, bool significant, const std::string& figures, bool by_rounds,
-                     const CheckOptions& options, CellCheck& check) {
+// A step-time change over older reports' steps: a regression (or an improvement) only when it is
+// significant and beyond the threshold; beyond it without significance, a note.
+void judge_by_steps(const CellComparison& cell, const CheckOptions& options, CellCheck& check) {
+  const double change = cell.time_ratio.value - 1.0;
+  const bool significant = cell.u_test.p_value < options.alpha;
+  const std::string figures =
+      "step time " + percent_interval(cell.time_ratio) + " (" + detail::format_duration(cell.base_time.median) +
+      " -> " + detail::format_duration(cell.current_time.median) + "), U test p " + format_p_value(cell.u_test.p_value);
   if (significant && change > options.max_slowdown) {
     check.verdict = "regressed";
     check.reasons.push_back(figures + " < alpha " + detail::format_general(options.alpha) + ", beyond the " +
@@ -58,31 +61,62 @@ void judge_step_time(double change, bool significant, const std::string& figures
   } else if (significant && change < -options.max_slowdown) {
     if (check.verdict == "pass") check.verdict = "improved";
     check.reasons.push_back(figures + ": faster");
-  } else if (std::fabs(change) > options.max_slowdown && by_rounds) {
-    if (check.verdict == "pass") check.verdict = "inconclusive";
-    check.reasons.push_back(figures + ": beyond the threshold, but the runs' own noise cannot resolve it");
   } else if (std::fabs(change) > options.max_slowdown) {
     check.reasons.push_back(figures + ": beyond the threshold but not significant");
   }
-}
-
-void check_step_time(const CellComparison& cell, const CheckOptions& options, CellCheck& check) {
-  // Round by round, each round divided by its machine probe, Welch's t test on the logs.
-  if (cell.normalised_rounds) {
-    const auto& normalised = *cell.normalised_rounds;
-    judge_step_time(normalised.ratio.value - 1.0, normalised.p_value < options.alpha, rounds_figures(cell), true,
-                    options, check);
-    return;
-  }
-  const std::string figures =
-      "step time " + percent_interval(cell.time_ratio) + " (" + detail::format_duration(cell.base_time.median) +
-      " -> " + detail::format_duration(cell.current_time.median) + "), U test p " + format_p_value(cell.u_test.p_value);
-  judge_step_time(cell.time_ratio.value - 1.0, cell.u_test.p_value < options.alpha, figures, false, options, check);
   const auto n1 = cell.base_time.count;
   const auto n2 = cell.current_time.count;
   if (std::min(n1, n2) <= kExactUTestMaxSize && smallest_exact_p(n1, n2) >= options.alpha) {
     check.reasons.push_back("too few samples (" + std::to_string(n1) + " vs " + std::to_string(n2) +
                             ") for the U test to reach p < " + detail::format_general(options.alpha));
+  }
+}
+
+// +1 slower beyond the threshold, -1 faster beyond it, 0 within it (the point estimate).
+int beyond_threshold(const RoundComparison& comparison, const CheckOptions& options) {
+  const double change = comparison.ratio.value - 1.0;
+  return change > options.max_slowdown ? 1 : change < -options.max_slowdown ? -1 : 0;
+}
+
+// By rounds, two views must agree: the step time per machine probe (what the machine's drift does
+// not explain) and the raw step time (what a user sees). A change is a regression (or an
+// improvement) only when both are significant and beyond the threshold in the same direction.
+// Per probe within the threshold: a pass, whatever the raw time did (the machine moved). Per
+// probe beyond it but unresolved by the runs' noise, or not confirmed by the raw time (the probe
+// itself moved the other way): "inconclusive" (passes, listed).
+void judge_by_rounds(const CellComparison& cell, const CheckOptions& options, CellCheck& check) {
+  const auto& per_probe = *cell.normalised_rounds;
+  const auto& raw = *cell.raw_rounds;
+  const std::string figures = rounds_figures(cell);
+  const int direction = beyond_threshold(per_probe, options);
+  if (direction == 0) {
+    if (beyond_threshold(raw, options) != 0)
+      check.reasons.push_back(figures + ": the machine's change, not the code's");
+    return;
+  }
+  const bool per_probe_resolved = per_probe.p_value < options.alpha;
+  const bool raw_confirms = raw.p_value < options.alpha && beyond_threshold(raw, options) == direction;
+  if (per_probe_resolved && raw_confirms && direction > 0) {
+    check.verdict = "regressed";
+    check.reasons.push_back(figures + " < alpha " + detail::format_general(options.alpha) + ", beyond the " +
+                            format_percent(options.max_slowdown, false) + " threshold");
+  } else if (per_probe_resolved && raw_confirms) {
+    if (check.verdict == "pass") check.verdict = "improved";
+    check.reasons.push_back(figures + ": faster");
+  } else {
+    if (check.verdict == "pass") check.verdict = "inconclusive";
+    check.reasons.push_back(figures + (per_probe_resolved
+                                           ? ": beyond the threshold per machine probe, but the raw step time does "
+                                             "not confirm it (the probe moved too)"
+                                           : ": beyond the threshold, but the runs' own noise cannot resolve it"));
+  }
+}
+
+void check_step_time(const CellComparison& cell, const CheckOptions& options, CellCheck& check) {
+  if (cell.normalised_rounds && cell.raw_rounds) {
+    judge_by_rounds(cell, options, check);
+  } else {
+    judge_by_steps(cell, options, check);
   }
 }
 

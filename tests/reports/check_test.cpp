@@ -240,6 +240,21 @@ TEST(CheckByRounds, FifteenPercentSlowerPerProbeFails) {
   EXPECT_NE(text.find("machine probe"), std::string::npos) << text;
 }
 
+// Per probe +12% and clearly resolved, but the raw step time moved +3% only (the probe got 8%
+// faster): the code and the machine cannot be told apart, so it is inconclusive, not a failure.
+// The same +12% in the raw time too is a regression.
+TEST(CheckByRounds, APerProbeChangeTheRawTimeDoesNotConfirmIsInconclusive) {
+  const auto step = noisy_samples(1e-3, 0.005, 10, 90);
+  const auto probe = noisy_samples(2e-4, 0.005, 10, 91);
+  const auto unconfirmed = check(rounds_report(step, probe), rounds_report(scaled(step, 1.03), scaled(probe, 0.92)));
+  EXPECT_TRUE(unconfirmed.passed);
+  EXPECT_EQ(unconfirmed.cells[0].verdict, "inconclusive") << render_check_text(unconfirmed, {});
+  EXPECT_NE(render_check_text(unconfirmed, {}).find("the raw step time does not confirm it"), std::string::npos)
+      << render_check_text(unconfirmed, {});
+  const auto confirmed = check(rounds_report(step, probe), rounds_report(scaled(step, 1.12), probe));
+  EXPECT_EQ(confirmed.cells[0].verdict, "regressed") << render_check_text(confirmed, {});
+}
+
 // +12% in the means but 30% round-to-round noise over 4 rounds: the runs cannot resolve it, so it
 // is listed as inconclusive and passes.
 TEST(CheckByRounds, AChangeTheNoiseCannotResolveIsInconclusiveAndPasses) {
