@@ -26,11 +26,12 @@ struct CheckOptions {
 // - step time, when both cells have interleaved rounds: each round's median divided by the same
 //   round's machine probe, reduced to one value per worker process (replicate) when a run had
 //   several, compared by Welch's t test on logs, and the same for the raw round medians. It
-//   regresses when both are significant (p < alpha) and their ratio of geometric means - 1 >
-//   max_slowdown: the change is beyond what the machine's drift explains (per probe) and a user
-//   would see it (raw). The same with the sign reversed is an improvement. Per probe within the
-//   threshold: a pass (a raw change is then the machine's, noted). Per probe beyond it but not
-//   significant, or not confirmed by the raw time: "inconclusive" (passes, listed). Replicates
+//   regresses when per probe p < alpha and the ratio of geometric means - 1 > max_slowdown, and
+//   the raw ratio - 1 > max_slowdown too: the change is beyond what the machine's drift explains
+//   (per probe) and a user would see it (raw). The same with the sign reversed is an
+//   improvement. Per probe within the threshold: a pass (a raw change is then the machine's,
+//   noted). Per probe beyond it but not significant, or a raw change within the threshold:
+//   "inconclusive" (passes, listed). Replicates
 //   make the test's noise that of a rerun (a process's own speed included), not of one process;
 // - step time, for older reports without rounds: the U test on the steps, as above (it cannot tell
 //   machine drift from a code change, and says so);
