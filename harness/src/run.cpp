@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -163,6 +164,49 @@ std::vector<reports::GemmPeak> gemm_peaks(const RunPlan& plan) {
   return {unavailable};
 }
 
+// Replicate by replicate, every workload in turn, so each workload's worker processes spread
+// over the whole run and meet the machine at different moments. A workload's cells are joined
+// (and announced) after its last replicate; they are returned in workload order.
+std::vector<reports::CellResult> run_workloads(const RunPlan& plan, const std::function<void(RunEvent)>& notify) {
+  const auto& workloads = plan.config.workloads;
+  std::vector<WorkloadTask> tasks;
+  for (const auto& workload : workloads) tasks.push_back({plan.config, workload, plan.config.modes, 0, {}});
+  std::vector<std::vector<std::vector<reports::CellResult>>> replicates(workloads.size());
+  std::vector<std::vector<reports::CellResult>> joined(workloads.size());
+  for (std::int64_t replicate = 0; replicate < plan.config.replicates; ++replicate) {
+    for (std::size_t index = 0; index < workloads.size(); ++index) {
+      auto& task = tasks[index];
+      if (task.modes.empty()) continue;  // joined already: every mode failed in the first replicate
+      task.replicate = replicate;
+      RunEvent event;
+      event.workload_index = index;
+      event.workload_count = workloads.size();
+      event.replicate = replicate;
+      event.replicate_count = plan.config.replicates;
+      event.workload = task.workload;
+      const WorkloadProgressSink sink = [&](const WorkloadProgress& progress) {
+        event.kind = RunEvent::Kind::kWorkloadProgress;
+        event.progress = progress;
+        notify(event);
+      };
+      replicates[index].push_back(plan.config.isolate ? run_isolated(task, sink) : run_workload(task, sink));
+      if (replicate == 0) keep_for_later_replicates(replicates[index].front(), task);
+      if (replicate + 1 < plan.config.replicates && !task.modes.empty()) continue;
+      joined[index] = detail::join_replicates(replicates[index]);
+      for (const auto& cell : joined[index]) {
+        event.kind = RunEvent::Kind::kCellFinished;
+        event.cell = &cell;
+        notify(event);
+      }
+      task.modes.clear();
+    }
+  }
+  std::vector<reports::CellResult> cells;
+  for (auto& workload_cells : joined)
+    std::move(workload_cells.begin(), workload_cells.end(), std::back_inserter(cells));
+  return cells;
+}
+
 }  // namespace
 
 double worker_timeout_s(const reports::RunConfig& config, std::size_t modes) {
@@ -194,7 +238,7 @@ RunPlan plan_run(reports::RunConfig config) {
 }
 
 reports::Report run(const RunPlan& plan, const RunObserver& observe) {
-  const auto notify = [&](RunEvent event) {
+  const std::function<void(RunEvent)> notify = [&](const RunEvent& event) {
     if (observe) observe(event);
   };
   reports::Report report;
@@ -210,40 +254,7 @@ reports::Report run(const RunPlan& plan, const RunObserver& observe) {
   measured.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   notify(measured);
 
-  // Replicate by replicate, every workload in turn, so each workload's worker processes spread
-  // over the whole run and meet the machine at different moments.
-  const auto& workloads = plan.config.workloads;
-  std::vector<WorkloadTask> tasks;
-  std::vector<std::vector<std::vector<reports::CellResult>>> results(workloads.size());
-  for (const auto& workload : workloads) tasks.push_back({plan.config, workload, plan.config.modes, 0, {}});
-  for (std::int64_t replicate = 0; replicate < plan.config.replicates; ++replicate) {
-    for (std::size_t index = 0; index < workloads.size(); ++index) {
-      auto& task = tasks[index];
-      if (task.modes.empty()) continue;  // every mode failed in an earlier replicate
-      task.replicate = replicate;
-      RunEvent event;
-      event.workload_index = index;
-      event.workload_count = workloads.size();
-      event.replicate = replicate;
-      event.replicate_count = plan.config.replicates;
-      event.workload = task.workload;
-      const WorkloadProgressSink sink = [&](const WorkloadProgress& progress) {
-        event.kind = RunEvent::Kind::kWorkloadProgress;
-        event.progress = progress;
-        notify(event);
-      };
-      results[index].push_back(plan.config.isolate ? run_isolated(task, sink) : run_workload(task, sink));
-      if (replicate == 0) keep_for_later_replicates(results[index].front(), task);
-      if (replicate + 1 < plan.config.replicates && !task.modes.empty()) continue;
-      for (auto& cell : detail::join_replicates(results[index])) {
-        report.cells.push_back(std::move(cell));
-        event.kind = RunEvent::Kind::kCellFinished;
-        event.cell = &report.cells.back();
-        notify(event);
-      }
-      task.modes.clear();
-    }
-  }
+  report.cells = run_workloads(plan, notify);
   relate_to_fp32(report);
   reports::fill_fractions_of_peak(report);
   return report;

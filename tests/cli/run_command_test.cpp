@@ -132,6 +132,24 @@ TEST_F(RunCommand, AnAbortingCellLosesOnlyItself) {
   }
 }
 
+// A workload whose only mode aborts in its first worker is not run again, and its cells keep
+// their place: the report lists workloads in the order asked, not the order they finished.
+TEST_F(RunCommand, AWorkloadThatFailsInItsFirstWorkerIsNotRetriedAndKeepsItsPlace) {
+  const auto result =
+      run_process({AMPBENCH_CLI, "run", "--workloads", "simplenet,transformer", "--modes", "fp32", "--preset", "seed",
+                   "--warmup", "1", "--steps", "4", "--replicates", "2", "--out", out().string()},
+                  {"AMPBENCH_ABORT_CELL=transformer/fp32"});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  const auto report = ampbench::reports::read_report(out() / "report.json");
+  ASSERT_EQ(report.cells.size(), 2u);
+  EXPECT_EQ(report.cells[0].workload, "simplenet");
+  EXPECT_EQ(report.cells[0].status, CellStatus::kOk) << report.cells[0].error;
+  EXPECT_EQ(report.cells[0].rounds->round_replicate.back(), 1);
+  EXPECT_EQ(report.cells[1].workload, "transformer");
+  EXPECT_EQ(report.cells[1].status, CellStatus::kFailed);
+  EXPECT_EQ(report.cells[1].error.find("replicate"), std::string::npos) << "failed in the first worker";
+}
+
 // Numbers are decimal, whole, in range, and named when they are not (issue "Reliability" 5).
 TEST_F(RunCommand, NumbersAreParsedStrictlyAndBounded) {
   expect_bad_input({"--seed", "18446744073709551615"}, "--seed: '18446744073709551615' is out of range");
