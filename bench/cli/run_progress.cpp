@@ -22,6 +22,10 @@ std::string prefix(const harness::RunEvent& event) {
 // "[1/3] simplecnn: round 4, 36 steps per mode, 5.1 s of at most 18 s" while timing.
 std::string progress_text(const harness::RunEvent& event) {
   const auto& progress = event.progress;
+  if (progress.planned_steps > 0) {  // "[2/3] simplecnn: numerics fp16, step 24 of 48"
+    return prefix(event) + ": " + progress.phase + ", step " + std::to_string(progress.timed_steps) + " of " +
+           std::to_string(progress.planned_steps);
+  }
   if (progress.phase != "rounds") return prefix(event) + ": " + progress.phase + " ...";
   char text[160];
   std::snprintf(text, sizeof text, ": round %lld, %lld steps per mode, %.1f s of at most %.0f s",
@@ -58,6 +62,12 @@ harness::RunObserver stderr_progress(bool terminal) {
         line = progress_text(event);
         replace = true;
         break;
+      case Kind::kNumericsFinished: {
+        char text[96];
+        std::snprintf(text, sizeof text, ": numerics pass (divergence) took %.1f s", event.seconds);
+        line = workload_prefix(event) + text;
+        break;
+      }
       case Kind::kCellFinished:
         line = finished_text(event);
         break;

@@ -32,6 +32,19 @@ reports::Ratio speedup(const reports::CellResult& reference, const reports::Cell
   return reports::median_ratio(reference.step_times_s, cell.step_times_s);
 }
 
+// From the numerics pass, when both ran it through (FP32 with its floor run).
+std::optional<reports::Divergence> divergence(const reports::CellResult& reference, const reports::CellResult& cell) {
+  if (!reference.numerics || !cell.numerics || !reference.numerics->error.empty() || !cell.numerics->error.empty() ||
+      !reference.numerics->floor) {
+    return std::nullopt;
+  }
+  try {
+    return reports::compute_divergence(*reference.numerics, *cell.numerics);
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;  // FP32 itself ended non-finite: there is nothing to measure against
+  }
+}
+
 }  // namespace
 
 void relate_to_fp32(reports::Report& report) {
@@ -46,8 +59,7 @@ void relate_to_fp32(reports::Report& report) {
     const double memory_ratio = static_cast<double>(cell.memory.peak_tensor_bytes) /
                                 static_cast<double>(std::max<std::int64_t>(1, reference->memory.peak_tensor_bytes));
     cell.memory_ratio_vs_fp32 = reports::Ratio{memory_ratio, memory_ratio, memory_ratio};
-    cell.divergence =
-        reports::compute_divergence(reference->losses, cell.losses, find_mode(cell.mode).divergence_bound);
+    cell.divergence = divergence(*reference, cell);
   }
 }
 

@@ -13,6 +13,7 @@
 #include "ampbench/harness/environment_probe.h"
 #include "ampbench/harness/gemm_peak.h"
 #include "ampbench/harness/mode.h"
+#include "ampbench/harness/numerics_pass.h"
 #include "ampbench/reports/report_json.h"
 #include "ampbench/reports/roofline.h"
 #include "ampbench/workloads/preset.h"
@@ -102,6 +103,7 @@ WorkloadProgress progress_from_json(const nlohmann::json& in) {
   progress.timed_steps = in.value("timed_steps", std::int64_t{0});
   progress.elapsed_s = in.value("elapsed_s", 0.0);
   progress.time_cap_s = in.value("time_cap_s", 0.0);
+  progress.planned_steps = in.value("planned_steps", std::int64_t{0});
   return progress;
 }
 
@@ -141,6 +143,50 @@ void keep_for_later_replicates(const std::vector<reports::CellResult>& first, Wo
   task.modes = detail::modes_standing(first);
   const auto timed = std::find_if(first.begin(), first.end(), [](const auto& cell) { return cell.rounds.has_value(); });
   if (task.config.round_steps == 0 && timed != first.end()) task.config.round_steps = timed->rounds->steps_per_round;
+}
+
+// The numerics pass has no time cap of its own (its length is the point): its worker gets twenty
+// times what its steps cost at the timed cells' median step time, plus the start-up allowance.
+double numerics_timeout_s(const reports::RunConfig& config, const std::vector<reports::CellResult>& cells) {
+  if (config.worker_timeout_s > 0.0) return config.worker_timeout_s;
+  double step_s = 0.0;
+  for (const auto& cell : cells) {
+    if (cell.status == reports::CellStatus::kOk) step_s += cell.throughput.step_time_s.median;
+  }
+  return 120.0 + 20.0 * step_s * static_cast<double>(config.numerics_steps.value_or(0));
+}
+
+std::vector<reports::Numerics> numerics_in_worker(const WorkloadTask& task, double timeout_s,
+                                                  const WorkloadProgressSink& sink) {
+  const auto outcome = detail::run_in_worker({{"kind", "numerics"}, {"task", task}}, timeout_s,
+                                             [&](const nlohmann::json& progress) { sink(progress_from_json(progress)); });
+  std::string failure = outcome.failure;
+  if (outcome.result && outcome.result->contains("error")) failure = outcome.result->at("error").get<std::string>();
+  if (outcome.result && outcome.result->contains("numerics")) {
+    try {
+      return outcome.result->at("numerics").get<std::vector<reports::Numerics>>();
+    } catch (const std::exception& error) {
+      failure = std::string("unreadable numerics result: ") + error.what();
+    }
+  }
+  std::vector<reports::Numerics> failed(task.modes.size());
+  for (auto& numerics : failed) numerics.error = "numerics pass: " + failure;
+  return failed;
+}
+
+// A workload's numerics pass, after its timed workers, for the modes that stood through them;
+// each mode's result goes to its cell. Returns the seconds it took (0 when it did not run).
+double add_numerics(WorkloadTask task, std::vector<reports::CellResult>& cells, const WorkloadProgressSink& sink) {
+  task.modes = detail::modes_standing(cells);
+  if (task.config.numerics_steps.value_or(0) == 0 || task.modes.empty()) return 0.0;
+  const auto start = std::chrono::steady_clock::now();
+  const auto results = task.config.isolate ? numerics_in_worker(task, numerics_timeout_s(task.config, cells), sink)
+                                           : run_numerics(task, sink);
+  for (std::size_t i = 0; i < results.size() && i < task.modes.size(); ++i) {
+    const auto cell = std::find_if(cells.begin(), cells.end(), [&](const auto& c) { return c.mode == task.modes[i]; });
+    if (cell != cells.end()) cell->numerics = results[i];
+  }
+  return results.empty() ? 0.0 : std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 std::vector<reports::GemmPeak> gemm_peaks(const RunPlan& plan) {
@@ -193,6 +239,12 @@ std::vector<reports::CellResult> run_workloads(const RunPlan& plan, const std::f
       if (replicate == 0) keep_for_later_replicates(replicates[index].front(), task);
       if (replicate + 1 < plan.config.replicates && !task.modes.empty()) continue;
       joined[index] = detail::join_replicates(replicates[index]);
+      event.replicate_count = 1;  // the numerics pass is one process of its own
+      event.seconds = add_numerics(task, joined[index], sink);
+      if (event.seconds > 0.0) {
+        event.kind = RunEvent::Kind::kNumericsFinished;
+        notify(event);
+      }
       for (const auto& cell : joined[index]) {
         event.kind = RunEvent::Kind::kCellFinished;
         event.cell = &cell;
@@ -222,7 +274,8 @@ RunPlan plan_run(reports::RunConfig config) {
   resolve_workloads(config.workloads);
   resolve_modes(config.modes, config.device);
   try {
-    (void)workloads::parse_preset(config.preset);
+    const auto preset = workloads::parse_preset(config.preset);
+    if (!config.numerics_steps) config.numerics_steps = workloads::preset_info(preset).numerics_steps;
   } catch (const std::invalid_argument& error) {
     throw SettingError(std::string("--preset: ") + error.what());
   }

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "ampbench/harness/gemm_peak.h"
+#include "ampbench/harness/numerics_pass.h"
 #include "ampbench/reports/report_json.h"
 #include "worker_process.h"
 
@@ -25,7 +26,8 @@ nlohmann::json progress_json(const WorkloadProgress& progress) {
           {"round", progress.round},
           {"timed_steps", progress.timed_steps},
           {"elapsed_s", progress.elapsed_s},
-          {"time_cap_s", progress.time_cap_s}};
+          {"time_cap_s", progress.time_cap_s},
+          {"planned_steps", progress.planned_steps}};
 }
 
 nlohmann::json run_task(const nlohmann::json& task, const WorkerTaskInspector& inspect) {
@@ -35,9 +37,11 @@ nlohmann::json run_task(const nlohmann::json& task, const WorkerTaskInspector& i
   }
   const auto workload = task.at("task").get<WorkloadTask>();
   if (inspect) inspect(workload);
-  const auto cells =
-      run_workload(workload, [](const WorkloadProgress& progress) { detail::emit_progress(progress_json(progress)); });
-  return {{"cells", cells}};
+  const WorkloadProgressSink emit = [](const WorkloadProgress& progress) {
+    detail::emit_progress(progress_json(progress));
+  };
+  if (kind == "numerics") return {{"numerics", run_numerics(workload, emit)}};
+  return {{"cells", run_workload(workload, emit)}};
 }
 
 bool write_result(const nlohmann::json& result) {

@@ -14,6 +14,7 @@
 #include "ampbench/harness/training_state_snapshot.h"
 #include "ampbench/harness/workload_task.h"
 #include "device_hooks.h"
+#include "error_text.h"
 #include "precision_audit.h"
 #include "step_figures.h"
 
@@ -23,17 +24,11 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr std::int64_t kProfiledSteps = 3;  // per CUPTI replay pass, after the timed rounds (GPU only)
 
-std::string error_text(const std::exception& error) {
-  const auto* c10_error = dynamic_cast<const c10::Error*>(&error);
-  const std::string text = c10_error != nullptr ? c10_error->what_without_backtrace() : error.what();
-  return text.substr(0, text.find('\n'));
-}
-
 void fail(reports::CellResult& cell, const std::exception& error) {
   cell.status = reports::CellStatus::kFailed;
   cell.error = dynamic_cast<const c10::OutOfMemoryError*>(&error) != nullptr
-                   ? "out of memory on " + cell.device + ": " + error_text(error)
-                   : error_text(error);
+                   ? "out of memory on " + cell.device + ": " + detail::error_text(error)
+                   : detail::error_text(error);
 }
 
 struct ModeSlot {

@@ -130,21 +130,23 @@ void check_memory(const CellComparison& cell, const CheckOptions& options, CellC
                           format_percent(options.max_memory_growth, false) + " threshold");
 }
 
+// Fails on a verdict that got worse: "diverged" (or a non-finite loss) where the baseline was not.
+// --max-divergence replaces the floor multiple by an absolute tolerance, still above the floor.
 void check_divergence(const CellComparison& cell, const CheckOptions& options, CellCheck& check) {
   if (!cell.current_divergence) return;
   const Divergence& current = *cell.current_divergence;
   const std::string base_verdict = cell.base_divergence ? cell.base_divergence->verdict : "none";
-  const std::string figures = "loss divergence " + format_percent(current.window_mean_relative_difference, true) +
-                              " over the final " + std::to_string(current.window) + " steps, p " +
-                              format_p_value(current.p_value);
+  const bool base_failed = base_verdict == "diverged" || base_verdict == "non-finite loss";
+  const std::string figures = "eval loss " + detail::format_share(current.final_relative_difference) + " from " +
+                              current.reference_mode + ", noise floor " + detail::format_share(current.final_floor) +
+                              " (" + detail::format_general(current.ratio_to_floor) + "x)";
   bool regressed = false;
   if (current.verdict == "non-finite loss") {
     regressed = base_verdict != "non-finite loss";
   } else if (options.max_divergence) {
-    regressed =
-        current.p_value < options.alpha && std::fabs(current.window_mean_relative_difference) > *options.max_divergence;
+    regressed = current.final_relative_difference > *options.max_divergence && current.ratio_to_floor > 1.0;
   } else {
-    regressed = current.verdict == "diverged" && base_verdict == "within bound";
+    regressed = current.verdict == "diverged" && !base_failed;
   }
   if (!regressed) return;
   check.verdict = "regressed";

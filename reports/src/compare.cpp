@@ -58,7 +58,7 @@ void compare_memory_and_divergence(const CellResult& base, const CellResult& cur
   result.current_divergence = current.divergence;
   if (base.divergence && current.divergence) {
     result.divergence_change =
-        current.divergence->window_mean_relative_difference - base.divergence->window_mean_relative_difference;
+        current.divergence->final_relative_difference - base.divergence->final_relative_difference;
   }
 }
 

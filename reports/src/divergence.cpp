@@ -1,4 +1,4 @@
-// Loss divergence of an AMP run from its FP32 reference; the statistic is defined in stats.h.
+// Loss divergence of an AMP cell's numerics pass from FP32's; the statistic is defined in stats.h.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -7,87 +7,73 @@
 #include <vector>
 
 #include "ampbench/reports/stats.h"
-#include "distributions.h"
 
 namespace ampbench::reports {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-double relative_difference(double reference, double amp) {
-  const double difference = std::fabs(amp - reference);
-  if (difference == 0.0) return 0.0;
-  return difference / std::fabs(reference);  // +inf for a reference of exactly 0
+// |other - reference| / |reference| per evaluation; NaN where the reference is not finite or zero.
+std::vector<double> relative_differences(const std::vector<double>& reference, const std::vector<double>& other) {
+  std::vector<double> differences;
+  for (std::size_t i = 0; i < reference.size(); ++i) {
+    const bool usable = std::isfinite(reference[i]) && reference[i] != 0.0 && std::isfinite(other[i]);
+    differences.push_back(usable ? std::fabs(other[i] - reference[i]) / std::fabs(reference[i]) : kNaN);
+  }
+  return differences;
 }
 
-// The paired t-test of amp - reference over steps [first, last) against zero; also fills the
-// window's mean relative difference. Steps where either loss is not finite are left out.
-void test_final_window(const std::vector<double>& reference, const std::vector<double>& amp, std::size_t first,
-                       std::size_t last, Divergence& result) {
-  std::vector<double> differences;
-  double reference_magnitude = 0.0;
-  for (std::size_t i = first; i < last; ++i) {
-    if (!std::isfinite(reference[i]) || !std::isfinite(amp[i])) continue;
-    differences.push_back(amp[i] - reference[i]);
-    reference_magnitude += std::fabs(reference[i]);
+double mean_of_finite(std::vector<double>::const_iterator first, std::vector<double>::const_iterator last) {
+  double sum = 0.0;
+  std::size_t count = 0;
+  for (auto value = first; value != last; ++value) {
+    if (!std::isfinite(*value)) continue;
+    sum += *value;
+    ++count;
   }
-  const auto w = static_cast<double>(differences.size());
-  if (differences.empty()) {
-    result.window_mean_relative_difference = kNaN;
-    result.p_value = 1.0;
-    return;
-  }
-  double mean = 0.0;
-  for (double d : differences) mean += d;
-  mean /= w;
-  result.window_mean_relative_difference = reference_magnitude > 0.0 ? mean / (reference_magnitude / w)
-                                           : mean == 0.0             ? 0.0
-                                                                     : kNaN;
-  if (differences.size() < 2) {
-    result.p_value = 1.0;
-    return;
-  }
-  double squares = 0.0;
-  for (double d : differences) squares += (d - mean) * (d - mean);
-  const double standard_error = std::sqrt(squares / (w - 1.0)) / std::sqrt(w);
-  if (standard_error == 0.0) {
-    result.p_value = mean == 0.0 ? 1.0 : 0.0;
-    return;
-  }
-  result.p_value = detail::student_t_two_sided_p(mean / standard_error, w - 1.0);
+  return count == 0 ? kNaN : sum / static_cast<double>(count);
 }
 
 }  // namespace
 
-Divergence compute_divergence(const std::vector<double>& reference_losses, const std::vector<double>& amp_losses,
-                              double bound) {
-  if (!(bound >= 0.0))
-    throw std::invalid_argument("compute_divergence: bound " + std::to_string(bound) + " is negative");
-  Divergence result;
-  result.bound = bound;
-  const std::size_t n = std::min(reference_losses.size(), amp_losses.size());
-  result.steps_compared = static_cast<std::int64_t>(n);
-  bool amp_non_finite = false;
-  for (std::size_t i = 0; i < n; ++i) {
-    const bool reference_finite = std::isfinite(reference_losses[i]);
-    if (reference_finite && !std::isfinite(amp_losses[i])) amp_non_finite = true;
-    if (reference_finite && std::isfinite(amp_losses[i])) {
-      result.max_relative_difference =
-          std::max(result.max_relative_difference, relative_difference(reference_losses[i], amp_losses[i]));
-    }
+Divergence compute_divergence(const Numerics& reference, const Numerics& amp) {
+  if (!reference.floor) throw std::invalid_argument("compute_divergence: the reference has no noise-floor run");
+  const auto& fp32 = reference.run.eval_loss;
+  if (reference.eval_steps != amp.eval_steps || fp32.size() != reference.eval_steps.size() ||
+      amp.run.eval_loss.size() != fp32.size() || reference.floor->eval_loss.size() != fp32.size()) {
+    throw std::invalid_argument("compute_divergence: the two numerics passes were not evaluated at the same steps");
   }
-  result.final_relative_difference = n == 0 ? 0.0 : relative_difference(reference_losses[n - 1], amp_losses[n - 1]);
-
-  const std::size_t window = std::min<std::size_t>(static_cast<std::size_t>(kDivergenceWindow), n / 2);
-  result.window = static_cast<std::int64_t>(window);
-  test_final_window(reference_losses, amp_losses, n - window, n, result);
+  Divergence result;
+  result.steps = amp.steps;
+  result.floor_multiple = kFloorMultiple;
+  const auto amp_differences = relative_differences(fp32, amp.run.eval_loss);
+  const auto floor_differences = relative_differences(fp32, reference.floor->eval_loss);
+  bool amp_non_finite = false;
+  for (std::size_t i = 0; i < fp32.size(); ++i) {
+    if (std::isfinite(fp32[i]) && !std::isfinite(amp.run.eval_loss[i])) amp_non_finite = true;
+    if (std::isfinite(amp_differences[i]))
+      result.max_relative_difference = std::max(result.max_relative_difference, amp_differences[i]);
+  }
+  // Evaluation 0 is before any step: identical for every mode, so it is not part of the figures.
+  const std::size_t after_start = fp32.size() > 1 ? fp32.size() - 1 : 0;
+  const std::size_t window = std::max<std::size_t>(1, after_start / 4);
+  result.final_evaluations = static_cast<std::int64_t>(std::min(window, fp32.size()));
+  const auto first = static_cast<std::ptrdiff_t>(fp32.size() - static_cast<std::size_t>(result.final_evaluations));
+  result.final_relative_difference = mean_of_finite(amp_differences.begin() + first, amp_differences.end());
+  result.final_floor = mean_of_finite(floor_differences.begin() + first, floor_differences.end());
+  if (!std::isfinite(result.final_floor) && !amp_non_finite)
+    throw std::invalid_argument("compute_divergence: FP32's eval losses at the end of the pass are not finite");
+  const double floor = std::isfinite(result.final_floor) ? std::max(result.final_floor, kMinimumFloor) : kMinimumFloor;
+  result.ratio_to_floor = result.final_relative_difference / floor;
 
   if (amp_non_finite) {
     result.verdict = "non-finite loss";
-  } else if (result.p_value < kDivergenceAlpha && std::fabs(result.window_mean_relative_difference) > bound) {
+  } else if (result.ratio_to_floor > kFloorMultiple) {
     result.verdict = "diverged";
+  } else if (result.ratio_to_floor > 1.0) {
+    result.verdict = "above the floor";
   } else {
-    result.verdict = "within bound";
+    result.verdict = "within the noise floor";
   }
   return result;
 }

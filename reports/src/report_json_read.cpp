@@ -1,5 +1,6 @@
 // The report read back strictly: every field present, of the right type, nothing unknown; errors
 // name the field's path ("cells[2].throughput.step_time_s.median: expected a number, got string").
+#include <algorithm>
 #include <limits>
 #include <string>
 
@@ -174,23 +175,67 @@ TensorCoreUtilization read_tensor_cores(const json& in, const std::string& path)
   return value;
 }
 
+NumericsRun read_numerics_run(const json& in, const std::string& path, std::size_t evaluations) {
+  ObjectReader fields(in, path);
+  NumericsRun value;
+  value.train_loss = numbers_or_null(fields.required("train_loss"), fields.path_of("train_loss"));
+  value.eval_loss = numbers_or_null(fields.required("eval_loss"), fields.path_of("eval_loss"));
+  if (value.eval_loss.size() != evaluations) {
+    fail_at(fields.path_of("eval_loss"), std::to_string(value.eval_loss.size()) + " values for " +
+                                             std::to_string(evaluations) + " evaluations (eval_steps)");
+  }
+  value.wall_s = fields.number_or_null("wall_s");
+  fields.finish();
+  return value;
+}
+
+// Evaluations at steps 0 <= s_0 < s_1 < ... <= steps: the curves are drawn and compared by them.
+void check_eval_steps(const std::vector<std::int64_t>& eval_steps, std::int64_t steps, const std::string& path) {
+  for (std::size_t i = 0; i < eval_steps.size(); ++i) {
+    const bool ordered = i == 0 ? eval_steps[i] >= 0 : eval_steps[i] > eval_steps[i - 1];
+    if (!ordered || eval_steps[i] > steps) {
+      fail_at(path + "[" + std::to_string(i) + "]", "step " + std::to_string(eval_steps[i]) +
+                                                        " is not after the previous evaluation and within the " +
+                                                        std::to_string(steps) + " steps");
+    }
+  }
+}
+
+Numerics read_numerics(const json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  Numerics value;
+  value.steps = fields.integer_in("steps", 0, kMaxStepsPerCell);
+  value.eval_batches = fields.integer_in("eval_batches", 0, kMaxStepsPerCell);
+  value.eval_steps =
+      read_array<std::int64_t>(fields.required("eval_steps"), fields.path_of("eval_steps"), read_integer);
+  check_eval_steps(value.eval_steps, value.steps, fields.path_of("eval_steps"));
+  value.run = read_numerics_run(fields.required("run"), fields.path_of("run"), value.eval_steps.size());
+  if (const auto* floor = fields.optional("floor"))
+    value.floor = read_numerics_run(*floor, fields.path_of("floor"), value.eval_steps.size());
+  value.floor_perturbation = fields.text("floor_perturbation");
+  value.error = fields.text("error");
+  fields.finish();
+  return value;
+}
+
 Divergence read_divergence(const json& in, const std::string& path) {
   ObjectReader fields(in, path);
   Divergence value;
   value.reference_mode = fields.text("reference_mode");
-  value.steps_compared = fields.integer("steps_compared");
-  value.max_relative_difference = fields.number_or_null("max_relative_difference");
+  value.steps = fields.integer_in("steps", 0, kMaxStepsPerCell);
+  value.final_evaluations = fields.integer_in("final_evaluations", 0, kMaxStepsPerCell);
   value.final_relative_difference = fields.number_or_null("final_relative_difference");
-  value.window = fields.integer("window");
-  value.window_mean_relative_difference = fields.number_or_null("window_mean_relative_difference");
-  value.p_value = fields.number_or_null("p_value");
-  if (value.p_value < 0.0 || value.p_value > 1.0) fail_at(fields.path_of("p_value"), "expected a number from 0 to 1");
-  value.bound = fields.number_or_null("bound");
+  value.final_floor = fields.number_or_null("final_floor");
+  value.max_relative_difference = fields.number_or_null("max_relative_difference");
+  value.ratio_to_floor = fields.number_or_null("ratio_to_floor");
+  value.floor_multiple = fields.number_or_null("floor_multiple");
   // check decides on the verdict: an unknown one must not read as "not worse".
   value.verdict = fields.text("verdict");
-  if (value.verdict != "within bound" && value.verdict != "diverged" && value.verdict != "non-finite loss") {
-    fail_at(fields.path_of("verdict"),
-            "expected \"within bound\", \"diverged\" or \"non-finite loss\", got \"" + value.verdict + "\"");
+  static const std::vector<std::string> kVerdicts{"within the noise floor", "above the floor", "diverged",
+                                                  "non-finite loss"};
+  if (std::find(kVerdicts.begin(), kVerdicts.end(), value.verdict) == kVerdicts.end()) {
+    fail_at(fields.path_of("verdict"), "expected \"within the noise floor\", \"above the floor\", \"diverged\" or "
+                                       "\"non-finite loss\", got \"" + value.verdict + "\"");
   }
   fields.finish();
   return value;
@@ -299,7 +344,12 @@ CellResult read_cell(const json& in, const std::string& path) {
   value.scaler = optional_object("scaler", read_scaler);
   value.precision = optional_object("precision", read_precision);
   value.tensor_cores = read_tensor_cores(fields.required("tensor_cores"), fields.path_of("tensor_cores"));
-  value.divergence = optional_object("divergence", read_divergence);
+  value.numerics = optional_object("numerics", read_numerics);
+  // Reports from before the numerics pass compared the timed steps' losses (a "p_value" and a
+  // "bound"): a figure this version does not stand behind, so it reads as no divergence.
+  const auto* divergence = fields.optional("divergence");
+  if (divergence != nullptr && !divergence->contains("p_value"))
+    value.divergence = read_divergence(*divergence, fields.path_of("divergence"));
   if (const auto* rounds = fields.optional("rounds")) {
     value.rounds = read_rounds(*rounds, fields.path_of("rounds"), value.step_times_s.size());
   }

@@ -19,6 +19,7 @@ namespace ampbench::reports::detail {
 [[nodiscard]] PrecisionAudit read_precision(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] TensorCoreMetric read_tensor_core_metric(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] TensorCoreUtilization read_tensor_cores(const nlohmann::json& in, const std::string& path);
+[[nodiscard]] Numerics read_numerics(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] Divergence read_divergence(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] RoundEstimate read_round_estimate(const nlohmann::json& in, const std::string& path);
 // Also checks that the rounds agree with the cell's steps: one round index per timed step, every

@@ -91,15 +91,31 @@ void to_json(nlohmann::json& out, const TensorCoreUtilization& value) {
   out = {{"status", value.status}, {"reason", value.reason}, {"metrics", value.metrics}};
 }
 
+void to_json(nlohmann::json& out, const NumericsRun& value) {
+  out = {{"train_loss", numbers(value.train_loss)},
+         {"eval_loss", numbers(value.eval_loss)},
+         {"wall_s", number(value.wall_s)}};
+}
+
+void to_json(nlohmann::json& out, const Numerics& value) {
+  out = {{"steps", value.steps},
+         {"eval_batches", value.eval_batches},
+         {"eval_steps", value.eval_steps},
+         {"run", value.run},
+         {"floor", optional(value.floor)},
+         {"floor_perturbation", value.floor_perturbation},
+         {"error", value.error}};
+}
+
 void to_json(nlohmann::json& out, const Divergence& value) {
   out = {{"reference_mode", value.reference_mode},
-         {"steps_compared", value.steps_compared},
-         {"max_relative_difference", number(value.max_relative_difference)},
+         {"steps", value.steps},
+         {"final_evaluations", value.final_evaluations},
          {"final_relative_difference", number(value.final_relative_difference)},
-         {"window", value.window},
-         {"window_mean_relative_difference", number(value.window_mean_relative_difference)},
-         {"p_value", number(value.p_value)},
-         {"bound", number(value.bound)},
+         {"final_floor", number(value.final_floor)},
+         {"max_relative_difference", number(value.max_relative_difference)},
+         {"ratio_to_floor", number(value.ratio_to_floor)},
+         {"floor_multiple", number(value.floor_multiple)},
          {"verdict", value.verdict}};
 }
 
@@ -139,6 +155,7 @@ void to_json(nlohmann::json& out, const CellResult& value) {
          {"scaler", optional(value.scaler)},
          {"precision", optional(value.precision)},
          {"tensor_cores", value.tensor_cores},
+         {"numerics", optional(value.numerics)},
          {"divergence", optional(value.divergence)},
          {"rounds", optional(value.rounds)},
          {"speedup_vs_fp32", optional(value.speedup_vs_fp32)},

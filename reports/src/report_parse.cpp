@@ -137,6 +137,7 @@ void from_json(const nlohmann::json& in, OpAudit& value) { value = detail::read_
 void from_json(const nlohmann::json& in, PrecisionAudit& value) { value = detail::read_precision(in, ""); }
 void from_json(const nlohmann::json& in, TensorCoreMetric& value) { value = detail::read_tensor_core_metric(in, ""); }
 void from_json(const nlohmann::json& in, TensorCoreUtilization& value) { value = detail::read_tensor_cores(in, ""); }
+void from_json(const nlohmann::json& in, Numerics& value) { value = detail::read_numerics(in, ""); }
 void from_json(const nlohmann::json& in, Divergence& value) { value = detail::read_divergence(in, ""); }
 void from_json(const nlohmann::json& in, CellResult& value) { value = detail::read_cell(in, ""); }
 void from_json(const nlohmann::json& in, RunConfig& value) { value = run_config_from_json(in, ""); }

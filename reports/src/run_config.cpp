@@ -203,6 +203,10 @@ const std::vector<RunConfigField>& run_config_fields() {
             "Worker processes per workload, run in turn with the other workloads' (steps and time cap are shared "
             "out among them); intervals and 'check' are over them",
             "", true),
+      field(&RunConfig::numerics_steps, "numerics_steps", "--numerics-steps",
+            "Steps every mode trains in the numerics pass that divergence comes from (0: no pass; default: the "
+            "preset's)",
+            "", true),
       field(&RunConfig::max_noise, "max_noise", "--max-noise",
             "Stop a worker's rounds once every 95% CI over them (step times, speedups) is within this fraction"),
       field(&RunConfig::time_cap_s, "time_cap_s", "--time-cap", "Seconds of timed steps per cell at most"),
@@ -242,6 +246,7 @@ void validate_run_config(const RunConfig& config) {
   require(config.seed >= 0, "--seed must be >= 0, got " + std::to_string(config.seed));
   require_range(config.threads, 0, kMaxThreads, "--threads");
   if (config.batch) require_positive(*config.batch, kMaxBatch, "--batch");
+  if (config.numerics_steps) require_range<std::int64_t>(*config.numerics_steps, 0, kMaxStepsPerCell, "--numerics-steps");
 }
 
 RunConfig layer_run_config(const nlohmann::json* file, const std::string& file_name,

@@ -12,7 +12,7 @@
 namespace ampbench::workloads::detail {
 
 // Named streams, so the student's weights, the teacher's weights and the data never share draws.
-enum class Stream : std::uint64_t { kStudent = 1, kTeacher = 2, kData = 3 };
+enum class Stream : std::uint64_t { kStudent = 1, kTeacher = 2, kData = 3, kLabels = 4 };
 
 [[nodiscard]] at::Generator generator_for(std::uint64_t seed, Stream stream, std::int64_t index = 0);
 

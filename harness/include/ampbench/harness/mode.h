@@ -1,5 +1,5 @@
 // A Mode is what differs between FP32, FP16 + GradScaler, BF16 and the ablations: the autocast
-// dtype, whether a GradScaler runs, TF32, and the loss-divergence bound the mode is held to.
+// dtype, whether a GradScaler runs and TF32.
 #pragma once
 
 #include <c10/core/ScalarType.h>
@@ -19,10 +19,6 @@ struct Mode {
   bool grad_scaler = false;
   bool tf32 = false;
   bool cuda_only = false;
-  // Largest mean relative loss difference from FP32 (over the final window, see reports/stats.h)
-  // that still counts as "within bound". fp16 has 10 mantissa bits, bf16 only 7, so bf16's is
-  // looser; both are far above the run-to-run noise of the synthetic tasks.
-  double divergence_bound = 0.0;
 };
 
 [[nodiscard]] const std::vector<Mode>& known_modes();

@@ -2,7 +2,8 @@
 // against this machine (cheap; nothing is measured), run() measures and returns the report. The
 // harness probes the environment, sets the threads, measures the GEMM peaks and runs each
 // workload's modes interleaved in worker processes (config.replicates per workload, the workloads
-// taking turns); the caller only parses, prints and writes.
+// taking turns), then each workload's numerics pass (numerics_pass.h) in one more; the caller only
+// parses, prints and writes.
 #pragma once
 
 #include <cstddef>
@@ -26,7 +27,7 @@ struct RunPlan {
 
 // What run() is doing, for a progress display.
 struct RunEvent {
-  enum class Kind { kGemmPeakStarted, kGemmPeakMeasured, kWorkloadProgress, kCellFinished };
+  enum class Kind { kGemmPeakStarted, kGemmPeakMeasured, kWorkloadProgress, kNumericsFinished, kCellFinished };
   Kind kind = Kind::kWorkloadProgress;
   std::size_t workload_index = 0;  // 0-based, of workload_count
   std::size_t workload_count = 0;
@@ -35,7 +36,7 @@ struct RunEvent {
   std::string workload;
   WorkloadProgress progress;                  // kWorkloadProgress
   const reports::CellResult* cell = nullptr;  // kCellFinished
-  double seconds = 0.0;                       // kGemmPeakMeasured: how long it took
+  double seconds = 0.0;                       // kGemmPeakMeasured, kNumericsFinished: how long it took
 };
 using RunObserver = std::function<void(const RunEvent&)>;
 

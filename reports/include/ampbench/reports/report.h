@@ -103,20 +103,47 @@ struct TensorCoreUtilization {
   std::vector<TensorCoreMetric> metrics;
 };
 
-// How far an AMP cell's losses drift from the FP32 cell's over the same steps and batches.
+// One training run of the numerics pass (below).
+struct NumericsRun {
+  std::vector<double> train_loss;  // every step's; null in JSON when non-finite
+  std::vector<double> eval_loss;   // at each of Numerics::eval_steps; null in JSON when non-finite
+  double wall_s = 0.0;             // training and evaluations
+};
+
+// The numerics pass, separate from timing: every mode of a workload trains the same fixed number
+// of steps from the same initial weights on the same fresh batches (none of them the timed cells'
+// batches), and every few steps the model is evaluated in float32 on held-out batches no mode
+// trains on, so the eval loss measures the trained weights, not the mode's inference precision.
+// The FP32 cell also carries the noise-floor run: the same pass with a change that should not
+// matter, whose distance from FP32 is the scale AMP's distance is judged on.
+struct Numerics {
+  std::int64_t steps = 0;
+  std::int64_t eval_batches = 0;         // held-out batches per evaluation
+  std::vector<std::int64_t> eval_steps;  // steps trained before each evaluation: 0, ..., steps
+  NumericsRun run;
+  std::optional<NumericsRun> floor;  // FP32 cell only
+  std::string floor_perturbation;    // what the floor run changed, e.g. "data order reversed"
+  std::string error;                 // why the pass failed for this mode; empty when it ran
+};
+
+// How far an AMP cell's eval loss lands from FP32's in the numerics pass, on the scale of the
+// noise floor (see stats.h compute_divergence for the definition).
 struct Divergence {
   std::string reference_mode = "fp32";
-  std::int64_t steps_compared = 0;
-  double max_relative_difference = 0.0;
+  std::int64_t steps = 0;  // numerics steps both trained
+  // The evaluations the final figures average: the last quarter of the pass.
+  std::int64_t final_evaluations = 0;
+  // Mean |AMP - FP32| / FP32 eval loss over the final evaluations, and the same for the floor run.
   double final_relative_difference = 0.0;
-  // Mean relative difference over the final window, and a paired t-test of the per-step loss
-  // differences in that window against zero: "diverged" needs both a significant test and a
-  // relative difference beyond the bound. See stats.h for the definition.
-  std::int64_t window = 0;
-  double window_mean_relative_difference = 0.0;
-  double p_value = 1.0;
-  double bound = 0.0;
-  std::string verdict;  // "within bound", "diverged", "non-finite loss"
+  double final_floor = 0.0;
+  double max_relative_difference = 0.0;  // over every evaluation
+  // final_relative_difference / max(final_floor, kMinimumFloor), and the ratio beyond which the
+  // cell "diverged".
+  double ratio_to_floor = 0.0;
+  double floor_multiple = 0.0;
+  // "within the noise floor" (ratio <= 1), "above the floor" (1 < ratio <= floor_multiple: not
+  // clearly beyond what an irrelevant change does), "diverged", or "non-finite loss".
+  std::string verdict;
 };
 
 // An estimate over the interleaved rounds of a run with its 95% CI: what a rerun on this machine
@@ -171,7 +198,10 @@ struct CellResult {
   std::optional<ScalerTelemetry> scaler;
   std::optional<PrecisionAudit> precision;
   TensorCoreUtilization tensor_cores;
-  std::optional<Divergence> divergence;  // AMP cells, when the FP32 cell succeeded
+  // The numerics pass (absent when it was turned off, in later replicates' cells and in reports
+  // from before it existed) and, for AMP cells, its divergence from FP32.
+  std::optional<Numerics> numerics;
+  std::optional<Divergence> divergence;  // AMP cells, when FP32's numerics pass ran
   std::optional<Rounds> rounds;
   // FP32 / this: over paired rounds (the geometric mean of per-round ratios, t interval) when
   // both cells have rounds, else medians over steps with a bootstrap interval (older reports).

@@ -43,6 +43,9 @@ struct RunConfig {
   // spread over the run; the steps and the time cap are shared out among them, and intervals are
   // over them. 1: one process, intervals over its rounds (they then miss the process's own speed).
   std::int64_t replicates = 5;
+  // Steps of the numerics pass every mode trains (divergence comes from it, not from the timed
+  // steps); 0 turns it off. Absent: the preset's default, which the harness fills in.
+  std::optional<std::int64_t> numerics_steps;
   double worker_timeout_s = 0.0;  // kill a worker after this long; 0: from the time cap
   bool cupti = true;              // ampbench's own CUPTI collection on GPUs (off under Nsight)
 };

@@ -58,27 +58,27 @@ inline constexpr std::size_t kBootstrapDirectResampleLimit = 2000;
 [[nodiscard]] Ratio median_ratio(const std::vector<double>& numerator_samples,
                                  const std::vector<double>& denominator_samples, std::uint64_t seed = 0);
 
-// How far an AMP run's per-step losses drift from the FP32 reference trained from the same weights
-// on the same batches, and whether that drift is real. Over the common prefix of n steps:
-// - max_relative_difference and final_relative_difference: |amp - ref| / |ref| per step (the max
-//   over steps where both losses are finite; the final one at the last step, NaN if not finite);
-// - the final window, the last w = min(20, floor(n / 2)) steps, where training has settled:
-//   window_mean_relative_difference = mean(amp - ref) / mean(|ref|) over the window (signed:
-//   positive when AMP's loss is higher; a ratio of means, so a loss near zero on one step cannot
-//   blow it up), and p_value, from a two-sided paired t-test of d_i = amp_i - ref_i against zero
-//   (t = mean(d) / (sd(d) / sqrt(w)), w - 1 degrees of freedom).
-// Because both runs see the same batches, batch-to-batch noise largely cancels in d_i; what the
-// test picks up is a systematic offset. A tiny but consistent offset is significant yet harmless,
-// and one noisy step is large yet not significant; only both together mean divergence:
-//   verdict = "non-finite loss" if an AMP loss is NaN/inf at a step where the reference is finite;
-//             "diverged"        if p_value < kDivergenceAlpha and |window mean rel. diff| > bound;
-//             "within bound"    otherwise.
-// With w < 2 there is no test: p_value is 1. Identical differences in the window (sd = 0) give
-// p_value 0 unless they are all zero (p_value 1). Throws std::invalid_argument for a negative bound.
-inline constexpr double kDivergenceAlpha = 0.01;
-inline constexpr std::int64_t kDivergenceWindow = 20;
-[[nodiscard]] Divergence compute_divergence(const std::vector<double>& reference_losses,
-                                            const std::vector<double>& amp_losses, double bound);
+// How far an AMP cell's numerics pass lands from FP32's, on the scale of FP32's noise floor. Both
+// passes train the same steps from the same weights on the same batches and are evaluated at the
+// same steps on the same held-out batches. At each evaluation i after step 0:
+//   d_i = |amp_i - fp32_i| / |fp32_i|      f_i = |floor_i - fp32_i| / |fp32_i|
+// where floor is FP32's second run with a perturbation that should not matter. The final figures
+// average the last quarter of those evaluations (at least one), where training has moved furthest:
+//   final_relative_difference = mean d_i, final_floor = mean f_i,
+//   ratio_to_floor = final_relative_difference / max(final_floor, kMinimumFloor)
+// (a floor below 0.01% counts as 0.01%: closer than that, two losses are equal for this purpose).
+//   verdict = "non-finite loss"        if an AMP eval loss is NaN/inf where FP32's is finite;
+//             "diverged"               if ratio_to_floor > kFloorMultiple;
+//             "above the floor"        if ratio_to_floor > 1;
+//             "within the noise floor" otherwise.
+// One floor run is one draw of how much an irrelevant change moves the outcome; "diverged" asks
+// for kFloorMultiple times that, so a draw that happens to land low does not condemn a mode.
+// Evaluations where FP32's or the floor's loss is not finite are left out of the means. Throws
+// std::invalid_argument when the reference has no floor run or the two were evaluated at
+// different steps.
+inline constexpr double kFloorMultiple = 3.0;
+inline constexpr double kMinimumFloor = 1e-4;
+[[nodiscard]] Divergence compute_divergence(const Numerics& reference, const Numerics& amp);
 
 // Estimates over rounds. Each round's value is one draw of "what this cell costs on this machine
 // now"; slow drift moves whole rounds, so the spread between rounds, not between the steps inside

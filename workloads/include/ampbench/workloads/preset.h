@@ -19,10 +19,14 @@ struct PresetInfo {
   Preset preset;
   std::string name;
   std::string summary;  // one line for `ampbench list`
+  // Steps of the numerics pass (divergence) when --numerics-steps is not given: enough for FP32 to
+  // move well away from its start while still learning, at a cost the preset's suite can carry.
+  std::int64_t numerics_steps = 0;
 };
 
 [[nodiscard]] const std::vector<PresetInfo>& known_presets();
 [[nodiscard]] const std::string& to_string(Preset preset);
+[[nodiscard]] const PresetInfo& preset_info(Preset preset);
 // "seed, default or large": for --help and for errors.
 [[nodiscard]] std::string preset_choices();
 // Throws std::invalid_argument "unknown preset 'NAME' (seed, default or large)".

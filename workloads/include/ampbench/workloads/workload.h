@@ -1,6 +1,7 @@
 // A training workload: a torch::nn model, a learnable synthetic task, its loss, its optimizer and
-// its cost per step. Targets come from a fixed random "teacher" of the same architecture, so the
-// FP32 loss descends and a low-precision run that drifts from it has really diverged.
+// its cost per step. Targets come from a fixed random "teacher" of the same architecture (SimpleNet,
+// TransformerBlock) or from noisy class templates (SimpleCNN), so the FP32 loss keeps descending
+// and a low-precision run that drifts from it has really diverged.
 #pragma once
 
 #include <torch/nn/module.h>
@@ -41,7 +42,8 @@ class Workload {
   // A fresh optimizer over module()'s parameters, as the workload's recipe prescribes.
   [[nodiscard]] virtual std::unique_ptr<torch::optim::Optimizer> make_optimizer() = 0;
   // Deterministic: the same index gives the same batch for every mode and device, so every mode
-  // trains on identical data. Built outside the timed region.
+  // trains on identical data. Built outside the timed region. Every index is a distinct draw: the
+  // numerics pass trains on indices from 0 and evaluates on held-out ones from 2^40.
   [[nodiscard]] virtual Batch make_batch(std::int64_t index) = 0;
   // Forward + backward FLOPs of one step: 3x the forward GEMM/conv/attention FLOPs (backward
   // computes two products per forward product), the usual convention.
