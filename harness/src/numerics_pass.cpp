@@ -51,15 +51,16 @@ reports::NumericsRun train(const PassPlan& plan, const Mode& mode, bool reversed
   const auto& config = plan.task.config;
   const std::int64_t steps = *config.numerics_steps;
   (void)detail::apply_precision(mode);
-  auto workload = plan.make({workloads::parse_preset(config.preset), config.batch,
-                             static_cast<std::uint64_t>(config.seed), plan.device});
+  auto workload = plan.make(
+      {workloads::parse_preset(config.preset), config.batch, static_cast<std::uint64_t>(config.seed), plan.device});
   auto optimizer = workload->make_optimizer();
   std::optional<amp::GradScaler> scaler;
   if (mode.grad_scaler) scaler.emplace(plan.device.type());
-  const detail::TrainingStep step{*workload,      *optimizer, scaler ? &*scaler : nullptr, nullptr, mode,
-                                  plan.device.type()};
+  const detail::TrainingStep step{*workload, *optimizer, scaler ? &*scaler : nullptr,
+                                  nullptr,   mode,       plan.device.type()};
   std::vector<workloads::Batch> held_out;
-  for (std::int64_t j = 0; j < kNumericsEvalBatches; ++j) held_out.push_back(workload->make_batch(kFirstHeldOutBatch + j));
+  for (std::int64_t j = 0; j < kNumericsEvalBatches; ++j)
+    held_out.push_back(workload->make_batch(kFirstHeldOutBatch + j));
 
   reports::NumericsRun run;
   const std::string phase = "numerics " + mode.name + (reversed ? " floor" : "");
@@ -100,8 +101,7 @@ std::vector<reports::Numerics> run_numerics(const WorkloadTask& task, const Work
   };
   const c10::Device device(task.config.device);
   detail::require_device(device);
-  const PassPlan plan{task, device, numerics_eval_steps(*task.config.numerics_steps), make ? make : registry,
-                      progress};
+  const PassPlan plan{task, device, numerics_eval_steps(*task.config.numerics_steps), make ? make : registry, progress};
   std::vector<reports::Numerics> results;
   for (const auto& name : modes) {
     const Mode& mode = find_mode(name);

@@ -158,8 +158,9 @@ double numerics_timeout_s(const reports::RunConfig& config, const std::vector<re
 
 std::vector<reports::Numerics> numerics_in_worker(const WorkloadTask& task, double timeout_s,
                                                   const WorkloadProgressSink& sink) {
-  const auto outcome = detail::run_in_worker({{"kind", "numerics"}, {"task", task}}, timeout_s,
-                                             [&](const nlohmann::json& progress) { sink(progress_from_json(progress)); });
+  const auto outcome =
+      detail::run_in_worker({{"kind", "numerics"}, {"task", task}}, timeout_s,
+                            [&](const nlohmann::json& progress) { sink(progress_from_json(progress)); });
   std::string failure = outcome.failure;
   if (outcome.result && outcome.result->contains("error")) failure = outcome.result->at("error").get<std::string>();
   if (outcome.result && outcome.result->contains("numerics")) {

@@ -234,8 +234,10 @@ Divergence read_divergence(const json& in, const std::string& path) {
   static const std::vector<std::string> kVerdicts{"within the noise floor", "above the floor", "diverged",
                                                   "non-finite loss"};
   if (std::find(kVerdicts.begin(), kVerdicts.end(), value.verdict) == kVerdicts.end()) {
-    fail_at(fields.path_of("verdict"), "expected \"within the noise floor\", \"above the floor\", \"diverged\" or "
-                                       "\"non-finite loss\", got \"" + value.verdict + "\"");
+    fail_at(fields.path_of("verdict"),
+            "expected \"within the noise floor\", \"above the floor\", \"diverged\" or "
+            "\"non-finite loss\", got \"" +
+                value.verdict + "\"");
   }
   fields.finish();
   return value;

@@ -98,12 +98,8 @@ void to_json(nlohmann::json& out, const NumericsRun& value) {
 }
 
 void to_json(nlohmann::json& out, const Numerics& value) {
-  out = {{"steps", value.steps},
-         {"eval_batches", value.eval_batches},
-         {"eval_steps", value.eval_steps},
-         {"run", value.run},
-         {"floor", optional(value.floor)},
-         {"floor_perturbation", value.floor_perturbation},
+  out = {{"steps", value.steps}, {"eval_batches", value.eval_batches}, {"eval_steps", value.eval_steps},
+         {"run", value.run},     {"floor", optional(value.floor)},     {"floor_perturbation", value.floor_perturbation},
          {"error", value.error}};
 }
 

@@ -246,7 +246,8 @@ void validate_run_config(const RunConfig& config) {
   require(config.seed >= 0, "--seed must be >= 0, got " + std::to_string(config.seed));
   require_range(config.threads, 0, kMaxThreads, "--threads");
   if (config.batch) require_positive(*config.batch, kMaxBatch, "--batch");
-  if (config.numerics_steps) require_range<std::int64_t>(*config.numerics_steps, 0, kMaxStepsPerCell, "--numerics-steps");
+  if (config.numerics_steps)
+    require_range<std::int64_t>(*config.numerics_steps, 0, kMaxStepsPerCell, "--numerics-steps");
 }
 
 RunConfig layer_run_config(const nlohmann::json* file, const std::string& file_name,

@@ -57,6 +57,22 @@ TEST_F(RunCommand, UnknownWorkloadModeOrPresetIsBadInput) {
 TEST_F(RunCommand, NonPositiveStepsOrBatchIsBadInput) {
   expect_bad_input({"--steps", "0"}, "--steps must be positive");
   expect_bad_input({"--batch", "-4"}, "--batch must be positive");
+  expect_bad_input({"--numerics-steps", "-1"}, "--numerics-steps must be in [0, 1000000], got -1");
+}
+
+// --numerics-steps 0 turns the pass off: no curves, and no divergence figure without them.
+TEST_F(RunCommand, NumericsStepsZeroMeansNoPassAndNoDivergence) {
+  auto command = tiny_run();
+  command.insert(command.end(), {"--numerics-steps", "0"});
+  const auto result = run_process(command);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err.find("numerics pass"), std::string::npos) << result.err;
+  const auto report = ampbench::reports::read_report(out() / "report.json");
+  EXPECT_EQ(report.config.numerics_steps, 0);
+  for (const auto& cell : report.cells) {
+    EXPECT_FALSE(cell.numerics.has_value()) << cell.mode;
+    EXPECT_FALSE(cell.divergence.has_value()) << cell.mode;
+  }
 }
 
 TEST_F(RunCommand, BadConfigFilesAreBadInput) {
@@ -107,7 +123,11 @@ TEST_F(RunCommand, TinyRunWritesAReportWhereFp32DescendsAndAmpIsRelatedToIt) {
     ASSERT_TRUE(cell.speedup_vs_fp32.has_value()) << cell.mode;
     EXPECT_LE(cell.speedup_vs_fp32->ci_low, cell.speedup_vs_fp32->ci_high);
     ASSERT_TRUE(cell.divergence.has_value()) << cell.mode;
-    EXPECT_EQ(cell.divergence->verdict, "within bound") << cell.mode;
+    // Not "diverged"; fp16 may land "above the floor": its GradScaler skips the first steps while
+    // the scale backs off from 2^16, and on this tiny model that lag is a few percent.
+    EXPECT_TRUE(cell.divergence->verdict == "within the noise floor" || cell.divergence->verdict == "above the floor")
+        << cell.mode << ": " << cell.divergence->verdict;
+    EXPECT_EQ(cell.divergence->steps, 64);  // the seed preset's numerics pass
   }
   EXPECT_NE(result.out.find("simplenet"), std::string::npos) << result.out;  // the table
   EXPECT_TRUE(fs::exists(out() / "report.md"));

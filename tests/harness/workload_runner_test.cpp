@@ -9,6 +9,7 @@
 #include <set>
 
 #include "ampbench/harness/detail/interleaved_rounds.h"
+#include "ampbench/harness/numerics_pass.h"
 #include "ampbench/harness/run.h"
 #include "ampbench/harness/workload_task.h"
 #include "ampbench/reports/stats.h"
@@ -117,10 +118,30 @@ TEST(WorkloadRunner, AmpCellsAreRelatedToFp32WithIntervalsAndDivergence) {
   ASSERT_TRUE(bf16.speedup_vs_fp32.has_value());
   EXPECT_LE(bf16.speedup_vs_fp32->ci_low, bf16.speedup_vs_fp32->value);
   EXPECT_GE(bf16.speedup_vs_fp32->ci_high, bf16.speedup_vs_fp32->value);
+  EXPECT_FALSE(bf16.divergence.has_value());  // the timed steps never give divergence
+}
+
+TEST(WorkloadRunner, DivergenceComesFromTheNumericsPass) {
+  auto task = tiny_task("simplenet", {"fp32", "bf16"});
+  ampbench::reports::Report report;
+  report.cells = ampbench::harness::run_workload(task);
+  task.config.numerics_steps = 8;
+  const auto numerics = ampbench::harness::run_numerics(task);
+  ASSERT_EQ(numerics.size(), 2u);
+  report.cells[0].numerics = numerics[0];
+  report.cells[1].numerics = numerics[1];
+  ampbench::harness::relate_to_fp32(report);
+  const auto& bf16 = report.cells[1];
   ASSERT_TRUE(bf16.divergence.has_value());
-  EXPECT_EQ(bf16.divergence->steps_compared, 14);
-  EXPECT_EQ(bf16.divergence->verdict, "within bound");
+  EXPECT_EQ(bf16.divergence->steps, 8);
+  EXPECT_GT(bf16.divergence->final_floor, 0.0);
+  EXPECT_NE(bf16.divergence->verdict, "non-finite loss");
   EXPECT_FALSE(report.cells[0].divergence.has_value());
+  // Without FP32's floor run there is no scale to judge on, so no figure at all.
+  report.cells[0].numerics->floor.reset();
+  report.cells[1].divergence.reset();
+  ampbench::harness::relate_to_fp32(report);
+  EXPECT_FALSE(report.cells[1].divergence.has_value());
 }
 
 TEST(WorkloadRunner, ModesAreTimedInTheSameRoundsAndPairedByRound) {

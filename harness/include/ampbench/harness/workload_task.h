@@ -34,9 +34,9 @@ void from_json(const nlohmann::json& in, WorkloadTask& task);
 struct WorkloadProgress {
   std::string phase;  // "building fp16", "warming up", "rounds", "profiling", "numerics fp16"
   std::int64_t round = 0;
-  std::int64_t timed_steps = 0;  // per mode, so far; in the numerics pass, this run's steps so far
-  double elapsed_s = 0.0;        // in the timed rounds
-  double time_cap_s = 0.0;       // for the timed rounds of all modes together
+  std::int64_t timed_steps = 0;    // per mode, so far; in the numerics pass, this run's steps so far
+  double elapsed_s = 0.0;          // in the timed rounds
+  double time_cap_s = 0.0;         // for the timed rounds of all modes together
   std::int64_t planned_steps = 0;  // the numerics pass's steps per run; 0 in the other phases
 };
 using WorkloadProgressSink = std::function<void(const WorkloadProgress&)>;
