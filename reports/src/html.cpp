@@ -5,6 +5,7 @@
 #include "ampbench/reports/report_json.h"
 #include "format.h"
 #include "html_assets.h"
+#include "numerics_notes.h"
 #include "summary_rows.h"
 
 namespace ampbench::reports {
@@ -63,8 +64,17 @@ std::string peaks_paragraph(const Environment& env) {
   return note.empty() ? "" : "<p class=\"machine\">" + escaped(note) + "</p>\n";
 }
 
-std::string chart_section(const char* title, const char* id) {
-  return std::string("<h2>") + title + "</h2>\n<div class=\"charts\" id=\"" + id + "\"></div>\n";
+std::string chart_section(const char* title, const char* id, const std::string& intro = "") {
+  return std::string("<h2>") + title + "</h2>\n" + intro + "<div class=\"charts\" id=\"" + id + "\"></div>\n";
+}
+
+// The pass's cost, and the passes that failed (their cells have no divergence).
+std::string numerics_intro(const Report& report) {
+  const auto cost = detail::numerics_cost_note(report);
+  std::string out = cost.empty() ? "" : "<p class=\"note\" id=\"numerics-cost\">" + escaped(cost) + "</p>\n";
+  for (const auto& failure : detail::numerics_failures(report))
+    out += "<p class=\"error numerics-failed\">Numerics pass failed: " + escaped(failure) + "</p>\n";
+  return out;
 }
 
 constexpr const char* kHowToRead =
@@ -78,9 +88,16 @@ constexpr const char* kHowToRead =
     "then over processes with a 95% t interval; the dashed line is 1.0x.</li>\n"
     "<li>% of peak: achieved FLOP/s over the at::mm peak this run measured for the cell's compute dtype on this "
     "machine (not the datasheet figure).</li>\n"
-    "<li>Loss divergence: &ldquo;diverged&rdquo; needs a paired t-test over the final steps with p &lt; 0.01 and a "
-    "mean "
-    "relative loss difference beyond the bound.</li>\n"
+    "<li>Loss divergence: apart from the timed steps, every mode of a workload trains a numerics pass: the same "
+    "fixed number of steps (<code>--numerics-steps</code>; the preset&rsquo;s default) from the same initial weights "
+    "on the same batches, evaluated every few steps in float32 on held-out batches that no mode trains on. FP32 "
+    "trains it a second time with the data order reversed: the noise floor (the shaded band), how far a change that "
+    "should not matter moves the eval loss. The figures are means over the last quarter of the evaluations: "
+    "|AMP &minus; FP32| / FP32 eval loss against the floor&rsquo;s |floor &minus; FP32| / FP32 (a floor below 0.01% "
+    "counts as 0.01%). &ldquo;within the noise floor&rdquo;: at most 1x the floor; &ldquo;above the floor&rdquo;: up "
+    "to 3x, not clearly beyond what an irrelevant change does; &ldquo;diverged&rdquo;: more than 3x (the dashed "
+    "line); &ldquo;non-finite loss&rdquo;: an AMP eval loss was NaN or infinite. The pass&rsquo;s cost is stated "
+    "above its charts.</li>\n"
     "<li>GradScaler scale: red dots mark steps skipped because a gradient was not finite.</li>\n</ul>\n";
 
 }  // namespace
@@ -99,7 +116,9 @@ std::string render_html(const Report& report) {
     if (!note.empty()) page += "<p class=\"note\">" + escaped(note) + "</p>\n";
   }
   page += chart_section("Step time per mode", "chart-step-time") + chart_section("Speedup vs FP32", "chart-speedup") +
-          chart_section("Peak memory per mode", "chart-memory") + chart_section("Loss, FP32 vs AMP", "chart-loss") +
+          chart_section("Peak memory per mode", "chart-memory") +
+          chart_section("Divergence and loss (numerics pass)", "chart-numerics", numerics_intro(report)) +
+          chart_section("Gradient norm (timed steps)", "chart-loss") +
           chart_section("GradScaler scale", "chart-scale") +
           chart_section("Tensor-core utilisation", "chart-tensor-cores") + kHowToRead;
   page += "<script type=\"application/json\" id=\"ampbench-data\">" + embedded_json(report) + "</script>\n";

@@ -7,7 +7,7 @@ const char* const kHtmlScript = R"js(
 (function () {
   'use strict';
   var SVG = 'http://www.w3.org/2000/svg';
-  var COLORS = { fp32: '#4e79a7', fp16: '#f28e2b', bf16: '#59a14f', 'fp16-noscale': '#e15759', tf32: '#76b7b2' };
+  var COLORS = { fp32: '#4e79a7', fp16: '#f28e2b', bf16: '#59a14f', 'fp16-noscale': '#e15759', tf32: '#76b7b2', floor: '#8c959f' };
   var report = JSON.parse(document.getElementById('ampbench-data').textContent);
   var ok = report.cells.filter(function (c) { return c.status === 'ok'; });
 
@@ -52,9 +52,10 @@ const char* const kHtmlScript = R"js(
     html('figcaption', {}, f, title);
     return f;
   }
-  function legend(f, modes) {
+  // One entry per name, in the colour of the mode at the same index (the name itself by default).
+  function legend(f, names, modes) {
     var l = html('div', { 'class': 'legend' }, f);
-    modes.forEach(function (m) { html('span', { style: '--swatch:' + color(m) }, l, m); });
+    names.forEach(function (m, i) { html('span', { style: '--swatch:' + color(modes ? modes[i] : m) }, l, m); });
   }
   // Five even ticks, or on a log2 axis one tick per whole power of two (at most about five).
   function yAxis(svg, box, max, format, log) {
@@ -106,32 +107,82 @@ const char* const kHtmlScript = R"js(
     legend(f, modes);
   }
 
-  // Lines over steps; a null (non-finite) value breaks the line. Optional log2 y and markers.
+  // Lines over steps; a null (non-finite) value breaks the line. A series is drawn at its own x
+  // (s.x, e.g. evaluation steps; by default 0, 1, 2, ...), dashed when s.dash, named s.label or its
+  // mode. Options: log2 y, markers (indexes into the first series), a band shaded from 0 up to
+  // band.values at band.x, and the x axis's label.
   function lineChart(container, kind, title, series, format, options) {
     var f = figure(container, kind, title);
     var box = { left: 64, top: 10, width: 420, height: 180 };
     var svg = node('svg', { width: box.left + box.width + 10, height: box.top + box.height + 30, role: 'img' }, f);
-    var values = [], steps = 1;
-    series.forEach(function (s) { steps = Math.max(steps, s.values.length); s.values.forEach(function (v) { if (v !== null && v > 0) values.push(v); }); });
+    var xOf = function (s, i) { return s.x ? s.x[i] : i; };
+    var values = [], steps = 1, band = options.band;
+    series.concat(band ? [band] : []).forEach(function (s) {
+      if (s.values.length) steps = Math.max(steps, xOf(s, s.values.length - 1));
+      s.values.forEach(function (v) { if (v !== null && v > 0) values.push(v); });
+    });
     var log = options.log && values.length ? { min: Math.floor(Math.log2(Math.min.apply(null, values))), max: Math.ceil(Math.log2(Math.max.apply(null, values))) + 1 } : null;
     var max = niceMax(values.length ? Math.max.apply(null, values) : 1);
     yAxis(svg, box, max, format, log);
-    var sx = function (i) { return box.left + box.width * i / Math.max(1, steps - 1); };
+    var sx = function (x) { return box.left + box.width * x / steps; };
     var sy = function (v) { return log ? box.top + box.height * (1 - (Math.log2(v) - log.min) / (log.max - log.min)) : box.top + box.height * (1 - v / max); };
+    if (band) {
+      // Closed along the zero line; a non-finite value is drawn at zero.
+      var edge = band.values.map(function (v, i) { return sx(xOf(band, i)).toFixed(1) + ' ' + sy(v === null ? 0 : v).toFixed(1); });
+      var last = sx(xOf(band, band.values.length - 1)).toFixed(1), first = sx(xOf(band, 0)).toFixed(1), zero = sy(0).toFixed(1);
+      node('title', {}, node('path', { 'class': 'band', d: 'M' + first + ' ' + zero + ' L' + edge.join(' L') + ' L' + last + ' ' + zero + ' Z', fill: color('floor'), 'fill-opacity': 0.25, stroke: 'none' }, svg), band.label);
+    }
     series.forEach(function (s) {
       var d = '', pen = 'M';
       s.values.forEach(function (v, i) {
         if (v === null || (log && !(v > 0))) { pen = 'M'; return; }
-        d += pen + sx(i).toFixed(1) + ' ' + sy(v).toFixed(1) + ' '; pen = 'L';
+        d += pen + sx(xOf(s, i)).toFixed(1) + ' ' + sy(v).toFixed(1) + ' '; pen = 'L';
       });
-      node('title', {}, node('path', { 'class': 'series', d: d || 'M0 0', fill: 'none', stroke: color(s.mode), 'stroke-width': 1.5 }, svg), s.mode);
+      var attrs = { 'class': 'series', d: d || 'M0 0', fill: 'none', stroke: color(s.mode), 'stroke-width': 1.5 };
+      if (s.dash) attrs['stroke-dasharray'] = '5 3';
+      node('title', {}, node('path', attrs, svg), s.label || s.mode);
     });
     (options.markers || []).forEach(function (m) {
       var v = series[0].values[m];
       node('title', {}, node('circle', { 'class': 'skipped-step', cx: sx(m), cy: v !== null && v > 0 ? sy(v) : box.top + box.height, r: 4, fill: '#cf222e' }, svg), 'skipped step ' + m);
     });
-    node('text', { x: box.left + box.width / 2, y: box.top + box.height + 22, 'text-anchor': 'middle' }, svg, 'step (warm-up included)');
-    legend(f, series.map(function (s) { return s.mode; }));
+    node('text', { x: box.left + box.width / 2, y: box.top + box.height + 22, 'text-anchor': 'middle' }, svg, options.xLabel || 'step (warm-up included)');
+    legend(f, series.map(function (s) { return s.label || s.mode; }).concat(band ? [band.label] : []), series.map(function (s) { return s.mode; }).concat(band ? ['floor'] : []));
+  }
+
+  // The numerics pass of one workload on one device and preset: the FP32 cell holds the floor run.
+  // |other - fp32| / fp32 per evaluation; null where either is not finite or FP32's is 0.
+  function relativeTo(reference, other) {
+    return reference.map(function (r, i) {
+      var v = other[i];
+      return r === null || r === 0 || v === null || v === undefined ? null : Math.abs(v - r) / Math.abs(r);
+    });
+  }
+  function numericsCharts(container, key, cells) {
+    var passes = cells.filter(function (c) { return c.numerics && !c.numerics.error; });
+    var fp32 = passes.find(function (c) { return c.mode === 'fp32' && c.numerics.floor; });
+    var loss = function (v) { return v.toPrecision(3); };
+    var percent = function (v) { return (100 * v).toPrecision(3) + '%'; };
+    var xLabel = 'numerics step';
+    if (fp32) {
+      var n = fp32.numerics, floor = relativeTo(n.run.eval_loss, n.floor.eval_loss);
+      var multiple = (passes.find(function (c) { return c.divergence; }) || {}).divergence;
+      multiple = multiple ? multiple.floor_multiple : 3;
+      var amp = passes.filter(function (c) { return c !== fp32 && c.numerics.eval_steps.length === n.eval_steps.length; });
+      var series = amp.map(function (c) { return { mode: c.mode, x: n.eval_steps, values: relativeTo(n.run.eval_loss, c.numerics.run.eval_loss) }; });
+      series.push({ mode: 'floor', label: 'diverged beyond (' + multiple + 'x floor)', dash: true, x: n.eval_steps, values: floor.map(function (v) { return v === null ? null : v * multiple; }) });
+      lineChart(container, 'divergence', 'Eval loss |AMP - FP32| / FP32, ' + key, series, percent,
+        { band: { label: 'noise floor (FP32, ' + n.floor_perturbation + ')', x: n.eval_steps, values: floor }, xLabel: xLabel });
+    }
+    if (!passes.length) return false;
+    var curves = function (pick, x) {
+      var out = passes.map(function (c) { return { mode: c.mode, x: x(c), values: pick(c.numerics.run) }; });
+      if (fp32) out.push({ mode: 'floor', label: 'fp32 floor', dash: true, x: x(fp32), values: pick(fp32.numerics.floor) });
+      return out;
+    };
+    lineChart(container, 'train-loss', 'Training loss (numerics pass), ' + key, curves(function (r) { return r.train_loss; }, function () { return null; }), loss, { xLabel: xLabel });
+    lineChart(container, 'eval-loss', 'Held-out eval loss (numerics pass, float32), ' + key, curves(function (r) { return r.eval_loss; }, function (c) { return c.numerics.eval_steps; }), loss, { xLabel: xLabel });
+    return true;
   }
 
   function section(id) { return document.getElementById(id); }
@@ -153,11 +204,18 @@ const char* const kHtmlScript = R"js(
   barChart(section('chart-memory'), 'memory', 'Peak tensor memory', groupBy(ok, place).map(function (g) {
     return { key: g.key, bars: g.cells.map(function (c) { return { mode: c.mode, value: c.memory.peak_tensor_bytes }; }) };
   }), mib);
-  groupBy(ok.filter(function (c) { return c.losses.length; }), place).forEach(function (g) {
-    lineChart(section('chart-loss'), 'loss', 'Loss, ' + g.key, g.cells.map(function (c) { return { mode: c.mode, values: c.losses }; }), function (v) { return v.toPrecision(3); }, {});
-    var withNorms = g.cells.filter(function (c) { return c.grad_norms && c.grad_norms.length; });
-    if (withNorms.length) lineChart(section('chart-loss'), 'grad-norm', 'Gradient norm (unscaled), ' + g.key, withNorms.map(function (c) { return { mode: c.mode, values: c.grad_norms }; }), function (v) { return v.toPrecision(3); }, {});
+  // Divergence and loss curves from the numerics pass (every mode the same steps); reports
+  // without one show the timed steps' losses, which modes ran for different numbers of steps.
+  groupBy(ok, function (c) { return place(c) + ' ' + c.preset; }).forEach(function (g) {
+    if (!numericsCharts(section('chart-numerics'), g.key, g.cells)) {
+      var timed = g.cells.filter(function (c) { return c.losses.length; });
+      if (timed.length) lineChart(section('chart-numerics'), 'loss', 'Loss (timed steps), ' + g.key, timed.map(function (c) { return { mode: c.mode, values: c.losses }; }), function (v) { return v.toPrecision(3); }, {});
+    }
   });
+  groupBy(ok.filter(function (c) { return c.grad_norms && c.grad_norms.length; }), place).forEach(function (g) {
+    lineChart(section('chart-loss'), 'grad-norm', 'Gradient norm (unscaled), ' + g.key, g.cells.map(function (c) { return { mode: c.mode, values: c.grad_norms }; }), function (v) { return v.toPrecision(3); }, {});
+  });
+  if (!section('chart-loss').children.length) html('p', { 'class': 'note' }, section('chart-loss'), 'No gradient norms recorded.');
   ok.filter(function (c) { return c.scaler && c.scaler.scale.length; }).forEach(function (c) {
     lineChart(section('chart-scale'), 'scale', 'GradScaler scale, ' + place(c) + ' ' + c.mode + ' (' + c.scaler.skipped_steps.length + ' skipped)',
       [{ mode: c.mode, values: c.scaler.scale }], function (v) { return v >= 1024 ? '2^' + Math.round(Math.log2(v)) : v.toPrecision(3); }, { log: true, markers: c.scaler.skipped_steps });

@@ -3,6 +3,7 @@
 #include "ampbench/reports/stats.h"
 #include "format.h"
 #include "markdown_table.h"
+#include "numerics_notes.h"
 #include "summary_rows.h"
 
 namespace ampbench::reports {
@@ -38,6 +39,16 @@ std::string failed_cells(const Report& report) {
         "- `" + cell.workload + "/" + cell.mode + "/" + cell.device + "`: " + detail::markdown_cell(cell.error) + "\n";
   }
   return out.empty() ? out : "\n**Failed cells**\n\n" + out;
+}
+
+// The numerics pass's cost, and the passes that failed (their cells have no divergence).
+std::string numerics_notes(const Report& report) {
+  const auto cost = detail::numerics_cost_note(report);
+  std::string out = cost.empty() ? "" : "\n" + cost + "\n";
+  std::string failures;
+  for (const auto& failure : detail::numerics_failures(report))
+    failures += "- " + detail::markdown_cell(failure) + "\n";
+  return failures.empty() ? out : out + "\n**Numerics pass failed**\n\n" + failures;
 }
 
 std::string precision_table(const Report& report) {
@@ -84,8 +95,15 @@ constexpr const char* kHowToRead =
     "pair), per process, then over processes as above. Memory: this mode's own peak tensor bytes / FP32's.\n"
     "- % of peak: achieved FLOP/s (the workload's FLOPs per step / the median step time) over the GEMM peak above "
     "for the cell's compute dtype (tfloat32 for TF32 matmuls): how close training comes to this machine's at::mm.\n"
-    "- Loss divergence: \"diverged\" needs both a paired t-test over the final steps with p < 0.01 and a mean "
-    "relative loss difference beyond the bound; \"final\" is the relative difference at the last step.\n"
+    "- Loss divergence: apart from the timed steps, every mode of a workload trains a numerics pass: the same fixed "
+    "number of steps (`--numerics-steps`; the preset's default) from the same initial weights on the same batches, "
+    "evaluated every few steps in float32 on held-out batches that no mode trains on. FP32 trains it a second time "
+    "with the data order reversed: the noise floor, how far a change that should not matter moves the eval loss. "
+    "The figures are means over the last quarter of the evaluations: AMP's |AMP - FP32| / FP32 eval loss against "
+    "the floor's |floor - FP32| / FP32 (a floor below 0.01% counts as 0.01%). \"within the noise floor\": at most "
+    "1x the floor; \"above the floor\": up to 3x, not clearly beyond what an irrelevant change does; \"diverged\": "
+    "more than 3x; \"non-finite loss\": an AMP eval loss was NaN or infinite. The pass's cost is stated below "
+    "the table.\n"
     "- Skipped steps: steps the GradScaler skipped because a gradient was not finite.\n\n"
     "</details>\n";
 
@@ -96,7 +114,8 @@ std::string render_markdown(const Report& report) {
                     gemm_peaks(report.environment) + summary_table(report);
   if (const auto note = detail::failed_cells_note(report); !note.empty()) out += "\n" + note + "\n";
   if (const auto note = detail::gpu_verification_note(report); !note.empty()) out += "\n" + note + "\n";
-  return out + failed_cells(report) + precision_table(report) + host_time_table(report) + kHowToRead;
+  return out + failed_cells(report) + numerics_notes(report) + precision_table(report) + host_time_table(report) +
+         kHowToRead;
 }
 
 }  // namespace ampbench::reports

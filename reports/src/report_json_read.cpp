@@ -175,12 +175,13 @@ TensorCoreUtilization read_tensor_cores(const json& in, const std::string& path)
   return value;
 }
 
-NumericsRun read_numerics_run(const json& in, const std::string& path, std::size_t evaluations) {
+// A pass that failed (`failed`) may stop before its last evaluation; one that ran has them all.
+NumericsRun read_numerics_run(const json& in, const std::string& path, std::size_t evaluations, bool failed) {
   ObjectReader fields(in, path);
   NumericsRun value;
   value.train_loss = numbers_or_null(fields.required("train_loss"), fields.path_of("train_loss"));
   value.eval_loss = numbers_or_null(fields.required("eval_loss"), fields.path_of("eval_loss"));
-  if (value.eval_loss.size() != evaluations) {
+  if (failed ? value.eval_loss.size() > evaluations : value.eval_loss.size() != evaluations) {
     fail_at(fields.path_of("eval_loss"), std::to_string(value.eval_loss.size()) + " values for " +
                                              std::to_string(evaluations) + " evaluations (eval_steps)");
   }
@@ -209,11 +210,12 @@ Numerics read_numerics(const json& in, const std::string& path) {
   value.eval_steps =
       read_array<std::int64_t>(fields.required("eval_steps"), fields.path_of("eval_steps"), read_integer);
   check_eval_steps(value.eval_steps, value.steps, fields.path_of("eval_steps"));
-  value.run = read_numerics_run(fields.required("run"), fields.path_of("run"), value.eval_steps.size());
-  if (const auto* floor = fields.optional("floor"))
-    value.floor = read_numerics_run(*floor, fields.path_of("floor"), value.eval_steps.size());
-  value.floor_perturbation = fields.text("floor_perturbation");
   value.error = fields.text("error");
+  const bool failed = !value.error.empty();
+  value.run = read_numerics_run(fields.required("run"), fields.path_of("run"), value.eval_steps.size(), failed);
+  if (const auto* floor = fields.optional("floor"))
+    value.floor = read_numerics_run(*floor, fields.path_of("floor"), value.eval_steps.size(), failed);
+  value.floor_perturbation = fields.text("floor_perturbation");
   fields.finish();
   return value;
 }

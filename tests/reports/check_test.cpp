@@ -117,20 +117,70 @@ TEST(Check, MemoryGrowthBeyondThresholdFails) {
   EXPECT_TRUE(check(one_cell_report(samples, 100 << 20), one_cell_report(samples, 110 << 20), loose).passed);
 }
 
-TEST(Check, DivergenceThatGotWorseFails) {
+// reference, steps, final evaluations, final relative difference, final floor, max, ratio, multiple.
+Divergence divergence(double final_relative_difference, double final_floor, const char* verdict) {
+  return Divergence{"fp32",
+                    48,
+                    4,
+                    final_relative_difference,
+                    final_floor,
+                    final_relative_difference,
+                    final_relative_difference / final_floor,
+                    kFloorMultiple,
+                    verdict};
+}
+
+// check on one cell whose step times did not change, only its divergence.
+CheckResult check_divergence(const std::optional<Divergence>& base, const Divergence& current,
+                             CheckOptions options = {}) {
   const auto samples = noisy_samples(1e-3, 0.01, 30, 60);
-  Report base = one_cell_report(samples);
-  Report current = one_cell_report(samples);
-  base.cells[0].divergence = Divergence{"fp32", 40, 0.01, 0.01, 20, 0.01, 0.3, 0.05, "within bound"};
-  current.cells[0].divergence = Divergence{"fp32", 40, 0.2, 0.2, 20, 0.15, 1e-6, 0.05, "diverged"};
-  EXPECT_FALSE(check(base, current).passed);
+  Report base_report = one_cell_report(samples);
+  Report current_report = one_cell_report(samples);
+  base_report.cells[0].divergence = base;
+  current_report.cells[0].divergence = current;
+  return check(base_report, current_report, options);
+}
+
+TEST(Check, DivergenceThatGotWorseFails) {
+  const auto within = divergence(0.005, 0.01, "within the noise floor");
+  const auto above = divergence(0.015, 0.01, "above the floor");
+  const auto diverged = divergence(0.15, 0.01, "diverged");
+  EXPECT_FALSE(check_divergence(within, diverged).passed);
+  EXPECT_FALSE(check_divergence(above, diverged).passed);
+  EXPECT_FALSE(check_divergence(std::nullopt, diverged).passed);
+  // "above the floor" is not a failure: not clearly beyond what an irrelevant change does.
+  EXPECT_TRUE(check_divergence(within, divergence(0.025, 0.01, "above the floor")).passed);
+  // A non-finite loss regresses from any other verdict.
+  EXPECT_FALSE(check_divergence(above, divergence(0.0, 0.01, "non-finite loss")).passed);
+}
+
+TEST(Check, DivergenceThatWasAlreadyThereDoesNotFail) {
+  EXPECT_TRUE(check_divergence(divergence(0.2, 0.01, "diverged"), divergence(0.3, 0.01, "diverged")).passed);
+  const auto non_finite = divergence(0.0, 0.01, "non-finite loss");
+  EXPECT_TRUE(check_divergence(non_finite, non_finite).passed);
+}
+
+TEST(Check, MaxDivergenceIsAnAbsoluteToleranceAboveTheFloor) {
+  const auto within = divergence(0.005, 0.01, "within the noise floor");
+  const auto diverged = divergence(0.15, 0.01, "diverged");
   CheckOptions options;
-  options.max_divergence = 0.2;  // 15% is within an explicit 20% limit
-  EXPECT_TRUE(check(base, current, options).passed);
+  options.max_divergence = 0.2;  // 15% is within an explicit 20% tolerance
+  EXPECT_TRUE(check_divergence(within, diverged, options).passed);
   options.max_divergence = 0.1;
-  EXPECT_FALSE(check(base, current, options).passed);
-  current.cells[0].divergence->verdict = "non-finite loss";
-  EXPECT_FALSE(check(base, current).passed);
+  EXPECT_FALSE(check_divergence(within, diverged, options).passed);
+  // Beyond the tolerance but within the floor: what an irrelevant change does too, not a failure.
+  EXPECT_TRUE(check_divergence(within, divergence(0.15, 0.2, "within the noise floor"), options).passed);
+  // A non-finite loss fails whatever the tolerance.
+  options.max_divergence = 10.0;
+  EXPECT_FALSE(check_divergence(within, divergence(0.0, 0.01, "non-finite loss"), options).passed);
+}
+
+TEST(Check, DivergenceFailureNamesTheFigures) {
+  const auto result = check_divergence(std::nullopt, divergence(0.15, 0.01, "diverged"));
+  ASSERT_FALSE(result.passed);
+  ASSERT_EQ(result.cells[0].reasons.size(), 1u);
+  EXPECT_EQ(result.cells[0].reasons[0],
+            "eval loss 15.0% from fp32, noise floor 1.00% (15x): diverged (baseline: none)");
 }
 
 TEST(Check, MissingCellsFailOnlyWhenStrict) {

@@ -57,13 +57,58 @@ TEST_F(HtmlInBrowser, ScriptFinishesAndDrawsEveryChart) {
   EXPECT_EQ(count(dom, "data-chart=\"step-time\""), 2);  // one per workload
   EXPECT_EQ(count(dom, "data-chart=\"speedup\""), 1);
   EXPECT_EQ(count(dom, "data-chart=\"memory\""), 1);
-  EXPECT_EQ(count(dom, "data-chart=\"loss\""), 2);
+  // The numerics pass, per workload: divergence with the floor band, training and eval loss.
+  EXPECT_EQ(count(dom, "data-chart=\"divergence\""), 2);
+  EXPECT_EQ(count(dom, "data-chart=\"train-loss\""), 2);
+  EXPECT_EQ(count(dom, "data-chart=\"eval-loss\""), 2);
+  EXPECT_EQ(count(dom, "data-chart=\"loss\""), 0);  // the timed steps' losses only without a pass
   EXPECT_EQ(count(dom, "data-chart=\"scale\""), 1);
   EXPECT_EQ(count(dom, "data-chart=\"tensor-cores-unavailable\""), 1);
-  EXPECT_EQ(count(dom, "class=\"whisker\""), 5 + 3);       // step-time bars + speedup bars
-  EXPECT_EQ(count(dom, "class=\"skipped-step\""), 2);      // steps 3 and 4
-  EXPECT_EQ(count(dom, "class=\"reference\""), 1);         // speedup 1.0x line
-  EXPECT_GE(count(dom, "<path class=\"series\""), 5 + 1);  // loss curves + scale
+  EXPECT_EQ(count(dom, "class=\"whisker\""), 5 + 3);   // step-time bars + speedup bars
+  EXPECT_EQ(count(dom, "class=\"skipped-step\""), 2);  // steps 3 and 4
+  EXPECT_EQ(count(dom, "class=\"reference\""), 1);     // speedup 1.0x line
+  EXPECT_EQ(count(dom, "<path class=\"band\""), 2);    // the noise floor, one per workload
+  // Divergence: simple_net fp16 and bf16, simple_cnn bf16, and each workload's 3x-floor line;
+  // training and eval loss: every mode that ran plus the floor run (4 + 3 each); the scale.
+  EXPECT_EQ(count(dom, "<path class=\"series\""), (3 + 2) + 2 * (4 + 3) + 1);
+  EXPECT_EQ(count(dom, "d=\"M0 0\""), 0) << "every curve has points";
+  EXPECT_EQ(count(dom, "stroke-dasharray=\"5 3\""), 2 + 2 * 2);  // the 3x-floor line, the floor run
+  EXPECT_NE(dom.find("Numerics pass (divergence): 16 steps per mode, simple_net 7.500 s"), std::string::npos);
+}
+
+// The divergence curve is |AMP - FP32| / FP32 at each evaluation: 0 at step 0 and 5% after it for
+// simple_net bf16, the highest curve, on an axis up to niceMax(5%) = 10% (5.000000000000001 of
+// 1% rounds up), over the 16 steps.
+TEST_F(HtmlInBrowser, DivergenceCurveIsTheRelativeDifference) {
+  const std::string dom = rendered_dom(dir_, ampbench::reports::render_html(ampbench::testing::make_sample_report()));
+  const auto chart = dom.find("data-chart=\"divergence\"");
+  ASSERT_NE(chart, std::string::npos);
+  const auto end = dom.find("</figure>", chart);
+  const std::string figure = dom.substr(chart, end - chart);
+  // x = 64 + 420 * step / 16; y = 10 + 180 * (1 - v / 10%): step 0 -> (64, 190), step 2 -> (116.5, 100).
+  const auto bf16 = figure.find("<title>bf16</title>");
+  ASSERT_NE(bf16, std::string::npos) << figure;
+  const auto path = figure.rfind("<path", bf16);
+  const std::string d = figure.substr(path, bf16 - path);
+  EXPECT_NE(d.find("d=\"M64.0 190.0 L116.5 100.0 L169.0 100.0 "), std::string::npos) << d;
+  EXPECT_NE(figure.find("noise floor (FP32, data order reversed)"), std::string::npos);
+}
+
+// Older reports have no numerics pass: the timed steps' losses stand in, one chart per workload.
+TEST_F(HtmlInBrowser, WithoutANumericsPassTheTimedLossesAreCharted) {
+  auto report = ampbench::testing::make_sample_report();
+  for (auto& cell : report.cells) {
+    cell.numerics.reset();
+    cell.divergence.reset();
+  }
+  report.cells[2].numerics = ampbench::testing::sample_numerics(0.0, 1.0);
+  report.cells[2].numerics->error = "numerics pass: the worker was killed by signal 9";
+  const std::string dom = rendered_dom(dir_, ampbench::reports::render_html(report));
+  EXPECT_NE(dom.find("data-status=\"ok\""), std::string::npos) << dom.substr(0, 4000);
+  EXPECT_EQ(count(dom, "data-chart=\"loss\""), 2);
+  EXPECT_EQ(count(dom, "data-chart=\"divergence\""), 0);
+  EXPECT_NE(dom.find("Numerics pass failed: simple_net/bf16/cpu: numerics pass: the worker was killed"),
+            std::string::npos);
 }
 
 TEST_F(HtmlInBrowser, MeasuredTensorCoresAreCharted) {

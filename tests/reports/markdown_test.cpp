@@ -22,6 +22,24 @@ TEST(RenderMarkdown, PipesInErrorsCannotBreakTheTable) {
   EXPECT_NE(markdown.find("a \\| b c"), std::string::npos) << markdown;
 }
 
+// The pass's cost per workload: its cells' runs and FP32's floor run (sample_report.h has the sums).
+TEST(RenderMarkdown, StatesTheNumericsPassCostAndItsFailures) {
+  Report report = make_sample_report();
+  std::string markdown = render_markdown(report);
+  EXPECT_NE(markdown.find("Numerics pass (divergence): 16 steps per mode, simple_net 7.500 s, simple_cnn 11.60 s."),
+            std::string::npos)
+      << markdown;
+  EXPECT_EQ(markdown.find("Numerics pass failed"), std::string::npos);
+  report.cells[2].numerics->error = "numerics pass: the worker was killed by signal 9 (SIGKILL)";
+  report.cells[2].divergence.reset();
+  markdown = render_markdown(report);
+  EXPECT_NE(markdown.find("**Numerics pass failed**\n\n- simple_net/bf16/cpu: numerics pass: the worker was killed"),
+            std::string::npos)
+      << markdown;
+  for (auto& cell : report.cells) cell.numerics.reset();
+  EXPECT_EQ(render_markdown(report).find("Numerics pass ("), std::string::npos) << "no pass, no cost line";
+}
+
 TEST(RenderMarkdown, GpuCellShowsMetricMethodsAndHostTime) {
   Report report = make_sample_report();
   report.cells.push_back(ampbench::testing::sample_gpu_cell());

@@ -90,10 +90,10 @@ TEST_F(ReportCommands, WrongTypesAreBadInput) {
 TEST_F(ReportCommands, NanAndInfinityLiteralsAreBadInput) {
   std::string text = nlohmann::json(make_sample_report()).dump();
   std::string with_nan = text;
-  with_nan.replace(with_nan.find("\"p_value\":") + 10, 1, "NaN,\"x\":0");
+  with_nan.replace(with_nan.find("\"ratio_to_floor\":") + 17, 1, "NaN,\"x\":0");
   expect_report_refuses(bad_report("nan.json", with_nan), "nan.json: not valid JSON");
   std::string with_infinity = text;
-  with_infinity.replace(with_infinity.find("\"bound\":") + 8, 1, "Infinity,\"y\":0");
+  with_infinity.replace(with_infinity.find("\"final_floor\":") + 14, 1, "Infinity,\"y\":0");
   expect_report_refuses(bad_report("inf.json", with_infinity), "inf.json: not valid JSON");
 }
 

@@ -80,13 +80,10 @@ TEST(StrictJson, TwoCellsWithOneKeyAreRefused) {
 
 TEST(StrictJson, CheckedFieldsHaveTheirRanges) {
   auto json = sample_json();
-  json["cells"][1]["divergence"]["verdict"] = "fine";
+  json["cells"][1]["divergence"]["verdict"] = "within bound";  // the old verdicts are not read as new ones
   EXPECT_EQ(json_error(json),
-            "r.json: cells[1].divergence.verdict: expected \"within bound\", \"diverged\" or "
-            "\"non-finite loss\", got \"fine\"");
-  json = sample_json();
-  json["cells"][1]["divergence"]["p_value"] = 1.5;
-  EXPECT_EQ(json_error(json), "r.json: cells[1].divergence.p_value: expected a number from 0 to 1");
+            "r.json: cells[1].divergence.verdict: expected \"within the noise floor\", \"above the floor\", "
+            "\"diverged\" or \"non-finite loss\", got \"within bound\"");
   json = sample_json();
   json["cells"][0]["memory"]["peak_tensor_bytes"] = -1;
   EXPECT_EQ(json_error(json),
@@ -95,6 +92,64 @@ TEST(StrictJson, CheckedFieldsHaveTheirRanges) {
   json = sample_json();
   json["environment"]["threads"] = 4294967297LL;
   EXPECT_EQ(json_error(json).rfind("r.json: environment.threads: expected an integer from 0 to 2147483647", 0), 0u);
+}
+
+// The numerics pass's curves are drawn and compared evaluation by evaluation: each run has one
+// eval loss per evaluation step, and the steps go forward within the pass.
+TEST(StrictJson, NumericsCurvesMatchTheirEvaluationSteps) {
+  auto json = sample_json();
+  json["cells"][0]["numerics"]["run"]["eval_loss"].erase(0);
+  EXPECT_EQ(json_error(json), "r.json: cells[0].numerics.run.eval_loss: 8 values for 9 evaluations (eval_steps)");
+  json = sample_json();
+  json["cells"][0]["numerics"]["floor"]["eval_loss"].push_back(1.0);
+  EXPECT_EQ(json_error(json), "r.json: cells[0].numerics.floor.eval_loss: 10 values for 9 evaluations (eval_steps)");
+  json = sample_json();
+  json["cells"][1]["numerics"]["eval_steps"][3] = 2;
+  EXPECT_EQ(json_error(json),
+            "r.json: cells[1].numerics.eval_steps[3]: step 2 is not after the previous evaluation and within the 16 "
+            "steps");
+  json = sample_json();
+  json["cells"][1]["numerics"]["eval_steps"][8] = 17;
+  EXPECT_EQ(json_error(json).rfind("r.json: cells[1].numerics.eval_steps[8]: step 17 is not after", 0), 0u);
+  json = sample_json();
+  json["cells"][1]["numerics"]["steps"] = -1;
+  EXPECT_EQ(json_error(json).rfind("r.json: cells[1].numerics.steps: expected an integer from 0 to", 0), 0u);
+  json = sample_json();
+  json["cells"][1]["numerics"]["frobnicate"] = 1;
+  EXPECT_EQ(json_error(json), "r.json: cells[1].numerics.frobnicate: unknown field");
+}
+
+// A pass that failed part-way keeps what it had: fewer evaluations than planned, and its error.
+TEST(StrictJson, AFailedNumericsPassMayStopEarly) {
+  auto json = sample_json();
+  auto& numerics = json["cells"][1]["numerics"];
+  numerics["run"]["eval_loss"] = nlohmann::json::array();
+  numerics["run"]["train_loss"] = nlohmann::json::array();
+  EXPECT_EQ(json_error(json), "r.json: cells[1].numerics.run.eval_loss: 0 values for 9 evaluations (eval_steps)");
+  numerics["error"] = "numerics pass: the worker was killed by signal 9";
+  EXPECT_EQ(json_error(json), "(no error)");
+  numerics["run"]["eval_loss"] = std::vector<double>(10, 1.0);
+  EXPECT_EQ(json_error(json), "r.json: cells[1].numerics.run.eval_loss: 10 values for 9 evaluations (eval_steps)");
+}
+
+// Reports from before the numerics pass judged divergence on the timed steps with a t-test: that
+// figure is not this version's, so it reads as no divergence rather than as an error.
+TEST(StrictJson, AnOldShapeDivergenceReadsAsAbsent) {
+  auto json = sample_json();
+  json["cells"][2]["divergence"] = {{"reference_mode", "fp32"},
+                                    {"steps_compared", 40},
+                                    {"max_relative_difference", 0.2},
+                                    {"final_relative_difference", 0.2},
+                                    {"window", 20},
+                                    {"window_mean_relative_difference", 0.15},
+                                    {"p_value", 1e-6},
+                                    {"bound", 0.05},
+                                    {"verdict", "diverged"}};
+  json["cells"][2].erase("numerics");
+  const Report report = parse_report_or_google_benchmark_text(json.dump(), "r.json");
+  EXPECT_FALSE(report.cells[2].divergence.has_value());
+  EXPECT_FALSE(report.cells[2].numerics.has_value());
+  EXPECT_TRUE(report.cells[1].divergence.has_value());
 }
 
 TEST(StrictJson, MoreStepTimesThanTheLimitAreRefused) {

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <limits>
 
 #include "sample_report.h"
 #include "support/scratch_dir.h"
@@ -46,6 +47,40 @@ TEST(ReportJson, RoundTripPreservesEveryField) {
   EXPECT_EQ(parsed.cells[4].status, CellStatus::kFailed);
   ASSERT_TRUE(parsed.cells[1].scaler.has_value());
   EXPECT_EQ(parsed.cells[1].scaler->skipped_steps, (std::vector<std::int64_t>{3, 4}));
+}
+
+TEST(ReportJson, NumericsAndDivergenceRoundTrip) {
+  const Report report = make_sample_report();
+  const auto json = nlohmann::json(report);
+  // The FP32 cell carries its floor run; an AMP cell has none (null) and its divergence.
+  EXPECT_EQ(json["cells"][0]["numerics"]["floor_perturbation"], "data order reversed");
+  EXPECT_EQ(json["cells"][0]["numerics"]["eval_steps"].size(), 9u);
+  EXPECT_TRUE(json["cells"][1]["numerics"]["floor"].is_null());
+  EXPECT_EQ(json["cells"][2]["divergence"]["verdict"], "diverged");
+  EXPECT_EQ(json["config"]["numerics_steps"], 16);
+  const Report parsed = parse_report(json);
+  ASSERT_TRUE(parsed.cells[0].numerics && parsed.cells[0].numerics->floor);
+  EXPECT_EQ(parsed.cells[0].numerics->floor->eval_loss, report.cells[0].numerics->floor->eval_loss);
+  EXPECT_EQ(parsed.cells[0].numerics->run.train_loss, report.cells[0].numerics->run.train_loss);
+  EXPECT_EQ(parsed.cells[5].numerics->run.wall_s, 5.6);
+  ASSERT_TRUE(parsed.cells[5].divergence.has_value());
+  EXPECT_EQ(parsed.cells[5].divergence->verdict, "above the floor");
+  EXPECT_EQ(parsed.cells[5].divergence->final_evaluations, 2);
+  EXPECT_EQ(parsed.cells[5].divergence->ratio_to_floor, report.cells[5].divergence->ratio_to_floor);
+  EXPECT_EQ(parsed.config.numerics_steps, std::optional<std::int64_t>(16));
+  // A non-finite eval loss is null in JSON and NaN again when read.
+  Report with_nan = report;
+  with_nan.cells[1].numerics->run.eval_loss[4] = std::numeric_limits<double>::quiet_NaN();
+  const auto nan_json = nlohmann::json(with_nan);
+  EXPECT_TRUE(nan_json["cells"][1]["numerics"]["run"]["eval_loss"][4].is_null());
+  EXPECT_TRUE(std::isnan(parse_report(nan_json).cells[1].numerics->run.eval_loss[4]));
+  // A report without the pass (turned off, or older): no numerics, no numerics_steps.
+  auto old = json;
+  for (auto& cell : old["cells"]) cell.erase("numerics");
+  old["config"].erase("numerics_steps");
+  const Report without = parse_report(old);
+  EXPECT_FALSE(without.cells[0].numerics.has_value());
+  EXPECT_FALSE(without.config.numerics_steps.has_value());
 }
 
 TEST(ReportJson, GemmPeaksAndFractionsRoundTrip) {
@@ -221,7 +256,7 @@ TEST(ReportFile, BadFilesAreNamedWithTheReason) {
 
   auto json = sample_json();
   std::string text = json.dump();
-  text.replace(text.find("\"p_value\":"), 10, "\"p_value\":NaN,\"x\":");
+  text.replace(text.find("\"ratio_to_floor\":"), 17, "\"ratio_to_floor\":NaN,\"x\":");
   write_text(dir / "nan.json", text);
   EXPECT_NE(read_error(dir / "nan.json").find(": not valid JSON: "), std::string::npos) << read_error(dir / "nan.json");
 

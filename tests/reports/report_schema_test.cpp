@@ -62,6 +62,26 @@ TEST(ReportSchema, AReportWithoutGemmPeaksIsValid) {
   EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
 }
 
+// A pass that failed (its error, no floor, no curves), a run without the pass (null numerics,
+// null numerics_steps), and a divergence from before the pass, which readers take as absent.
+TEST(ReportSchema, NumericsVariantsAreValid) {
+  ScratchDir dir;
+  nlohmann::json json = make_sample_report();
+  json["cells"][0]["numerics"]["error"] = "numerics pass: the worker was killed by signal 9";
+  json["cells"][0]["numerics"]["floor"] = nullptr;
+  json["cells"][0]["numerics"]["run"]["eval_loss"] = nlohmann::json::array();
+  json["cells"][3]["numerics"] = nullptr;
+  json["config"]["numerics_steps"] = nullptr;
+  json["cells"][5]["divergence"] = {{"reference_mode", "fp32"},
+                                    {"steps_compared", 40},
+                                    {"p_value", 0.3},
+                                    {"bound", 0.05},
+                                    {"verdict", "within bound"}};
+  write_json(dir / "variants.json", json);
+  const auto result = validate(dir / "variants.json");
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+}
+
 TEST(ReportSchema, BrokenReportsAreRejectedWithTheField) {
   ScratchDir dir;
   const nlohmann::json good = make_sample_report();
@@ -81,6 +101,14 @@ TEST(ReportSchema, BrokenReportsAreRejectedWithTheField) {
   cases.back().json["cells"][3]["memory"].erase("peak_rss_bytes");
   cases.push_back({"peak-status.json", good, "environment/gemm_peaks/0/status"});
   cases.back().json["environment"]["gemm_peaks"][0]["status"] = "guessed";
+  cases.push_back({"verdict.json", good, "cells/1/divergence"});
+  cases.back().json["cells"][1]["divergence"]["verdict"] = "within bound";
+  cases.push_back({"numerics-field.json", good, "cells/0/numerics"});
+  cases.back().json["cells"][0]["numerics"]["frobnicate"] = 1;
+  cases.push_back({"eval-steps.json", good, "cells/2/numerics"});
+  cases.back().json["cells"][2]["numerics"]["eval_steps"][1] = -2;
+  cases.push_back({"numerics-steps.json", good, "config/numerics_steps"});
+  cases.back().json["config"]["numerics_steps"] = "many";
   cases.push_back({"unknown.json", good, "Additional properties are not allowed"});
   cases.back().json["cells"][1]["frobnicate"] = true;
   for (const auto& broken : cases) {

@@ -70,6 +70,28 @@ CellResult sample_gpu_cell() {
   return cell;
 }
 
+Numerics sample_numerics(double relative_offset, double wall_s) {
+  Numerics numerics;
+  numerics.steps = 16;
+  numerics.eval_batches = 4;
+  for (std::int64_t step = 0; step <= 16; step += 2) {
+    const double loss = 2.0 / (1.0 + 0.125 * static_cast<double>(step));
+    // Evaluation 0 is before any step: every mode starts from the same weights.
+    numerics.run.eval_loss.push_back(step == 0 ? loss : loss * (1.0 + relative_offset));
+    numerics.eval_steps.push_back(step);
+  }
+  for (int step = 0; step < 16; ++step) numerics.run.train_loss.push_back(2.2 / (1.0 + 0.1 * step));
+  numerics.run.wall_s = wall_s;
+  return numerics;
+}
+
+Numerics sample_fp32_numerics(double wall_s) {
+  Numerics numerics = sample_numerics(0.0, wall_s);
+  numerics.floor = sample_numerics(0.01, wall_s).run;
+  numerics.floor_perturbation = "data order reversed";
+  return numerics;
+}
+
 namespace {
 
 // SimpleNet does a tenth of SimpleCNN's work per step, so the fractions of peak vary.
@@ -78,8 +100,8 @@ void set_flops_per_step(CellResult& cell, double flops) {
   cell.throughput.achieved_flops_per_s = flops / cell.throughput.step_time_s.median;
 }
 
-void add_amp_results(CellResult& cell, const CellResult& fp32, double bound) {
-  cell.divergence = compute_divergence(fp32.losses, cell.losses, bound);
+void add_amp_results(CellResult& cell, const CellResult& fp32) {
+  cell.divergence = compute_divergence(*fp32.numerics, *cell.numerics);
   cell.speedup_vs_fp32 = median_ratio(fp32.step_times_s, cell.step_times_s);
   const double ratio =
       static_cast<double>(cell.memory.peak_tensor_bytes) / static_cast<double>(fp32.memory.peak_tensor_bytes);
@@ -119,6 +141,7 @@ Report base_report() {
                    2,
                    std::nullopt,
                    true};
+  report.config.numerics_steps = 16;
   return report;
 }
 
@@ -128,6 +151,7 @@ Report make_sample_report() {
   Report report = base_report();
   CellResult net_fp32 = sample_cell("simple_net", "fp32", 1.25e-3);
   set_flops_per_step(net_fp32, 1.5e8);
+  net_fp32.numerics = sample_fp32_numerics(1.5);
   CellResult net_fp16 = sample_cell("simple_net", "fp16", 4.1e-3);
   set_flops_per_step(net_fp16, 1.5e8);
   net_fp16.memory.peak_tensor_bytes = 40 * 1024 * 1024;
@@ -135,15 +159,19 @@ Report make_sample_report() {
   net_fp16.scaler->scale[3] = 32768.0;
   net_fp16.scaler->scale[4] = std::numeric_limits<double>::quiet_NaN();
   net_fp16.losses[4] = std::numeric_limits<double>::quiet_NaN();
-  add_amp_results(net_fp16, net_fp32, 0.05);
+  net_fp16.numerics = sample_numerics(0.005, 2.0);
+  add_amp_results(net_fp16, net_fp32);
   CellResult net_bf16 = sample_cell("simple_net", "bf16", 0.9e-3);
   set_flops_per_step(net_bf16, 1.5e8);
   for (std::size_t i = 0; i < net_bf16.losses.size(); ++i) net_bf16.losses[i] *= 1.2 + (i % 2 == 0 ? 0.01 : -0.01);
-  add_amp_results(net_bf16, net_fp32, 0.05);
+  net_bf16.numerics = sample_numerics(0.05, 2.5);
+  add_amp_results(net_bf16, net_fp32);
 
-  const CellResult cnn_fp32 = sample_cell("simple_cnn", "fp32", 0.125);
+  CellResult cnn_fp32 = sample_cell("simple_cnn", "fp32", 0.125);
+  cnn_fp32.numerics = sample_fp32_numerics(3.0);
   CellResult cnn_bf16 = sample_cell("simple_cnn", "bf16", 2.5);
-  add_amp_results(cnn_bf16, cnn_fp32, 0.05);
+  cnn_bf16.numerics = sample_numerics(0.02, 5.6);
+  add_amp_results(cnn_bf16, cnn_fp32);
   CellResult cnn_fp16;
   cnn_fp16.workload = "simple_cnn";
   cnn_fp16.mode = "fp16";

@@ -1,7 +1,10 @@
 // A small, fully deterministic report for the tests of reading, writing and rendering: SimpleNet
-// and SimpleCNN under FP32, FP16 and BF16 on the CPU, one AMP cell that diverged, one cell that
-// failed, one with a NaN loss and skipped steps; GEMM peaks for the three dtypes and each cell's
-// fraction of its peak.
+// and SimpleCNN under FP32, FP16 and BF16 on the CPU, one cell that failed, one with a NaN loss
+// and skipped steps; GEMM peaks for the three dtypes and each cell's fraction of its peak. Every
+// cell that ran has a 16-step numerics pass (evaluations every 2 steps) whose eval loss is FP32's
+// times 1 + offset after step 0: the floor 1%, simple_net fp16 0.5% ("within the noise floor"),
+// simple_net bf16 5% ("diverged"), simple_cnn bf16 2% ("above the floor"). Its cost: simple_net
+// 1.5 + 1.5 (floor) + 2.0 + 2.5 = 7.5 s, simple_cnn 3.0 + 3.0 + 5.6 = 11.6 s.
 #pragma once
 
 #include <vector>
@@ -15,6 +18,11 @@ namespace ampbench::testing {
 
 // A cell with its throughput summary computed from spread_samples(median_s, 0.02, 30).
 [[nodiscard]] reports::CellResult sample_cell(const char* workload, const char* mode, double median_s);
+
+// A numerics pass as the sample report's: 16 steps, eval loss FP32's times 1 + relative_offset.
+[[nodiscard]] reports::Numerics sample_numerics(double relative_offset, double wall_s);
+// FP32's: offset 0, with a floor run at offset 1% ("data order reversed").
+[[nodiscard]] reports::Numerics sample_fp32_numerics(double wall_s);
 
 [[nodiscard]] reports::Report make_sample_report();
 

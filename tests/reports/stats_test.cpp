@@ -114,70 +114,104 @@ TEST(MedianRatio, SameSeedSameIntervalAndConstantSamplesGiveAPoint) {
   EXPECT_THROW((void)median_ratio({}, {1}), std::invalid_argument);
 }
 
-TEST(Divergence, KnownWindowGivesTheClosedFormPValue) {
-  // Window of 3 (n = 6): d = {0.1, 0.2, 0.3}, mean 0.2, sd 0.1, t = 0.2 / (0.1 / sqrt 3) = sqrt 12;
-  // with 2 degrees of freedom the two-sided p is 1 - |t| / sqrt(t^2 + 2) = 1 - sqrt(12 / 14).
-  const auto result = compute_divergence({1, 1, 1, 1, 1, 1}, {1, 1, 1, 1.1, 1.2, 1.3}, 0.05);
-  EXPECT_EQ(result.steps_compared, 6);
-  EXPECT_EQ(result.window, 3);
-  EXPECT_NEAR(result.window_mean_relative_difference, 0.2, 1e-12);
-  EXPECT_NEAR(result.p_value, 1.0 - std::sqrt(12.0 / 14.0), 1e-9);
-  EXPECT_NEAR(result.max_relative_difference, 0.3, 1e-12);
-  EXPECT_NEAR(result.final_relative_difference, 0.3, 1e-12);
-  EXPECT_EQ(result.verdict, "within bound");  // large, but p = 0.074 is not significant
+// A numerics pass with these eval losses at steps 0, 2, 4, ...
+Numerics pass_with(std::vector<double> eval_loss) {
+  Numerics numerics;
+  for (std::size_t i = 0; i < eval_loss.size(); ++i) numerics.eval_steps.push_back(2 * static_cast<std::int64_t>(i));
+  numerics.steps = numerics.eval_steps.back();
+  numerics.run.eval_loss = std::move(eval_loss);
+  return numerics;
 }
 
-TEST(Divergence, StudentTAgainstNumericalIntegration) {
-  // 22 steps -> window 11, 10 degrees of freedom; differences chosen so that t = 2 exactly:
-  // d = mean + c * (+1, -1, ...) with a zero-sum pattern. P(|T_10| >= 2) = 0.0733880388.
-  std::vector<double> reference(22, 10.0);
-  std::vector<double> amp(22, 10.0);
-  const std::vector<double> pattern = {1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 0};
-  // sd of the pattern = sqrt(10 / 10) = 1; t = mean / (c / sqrt 11) = 2  ->  mean = 2 c / sqrt 11.
-  const double c = 0.01;
-  const double mean = 2.0 * c / std::sqrt(11.0);
-  for (std::size_t i = 0; i < pattern.size(); ++i) amp[11 + i] = 10.0 + mean + c * pattern[i];
-  const auto result = compute_divergence(reference, amp, 0.0);
-  EXPECT_EQ(result.window, 11);
-  EXPECT_NEAR(result.p_value, 0.0733880388, 1e-8);
+// FP32 at 2.0 after step 0; the floor run 1% and 2% away at the last two of 8 evaluations after
+// step 0 (the final quarter): final_floor = (0.01 + 0.02) / 2 = 0.015.
+Numerics fp32_pass() {
+  Numerics fp32 = pass_with({4, 2, 2, 2, 2, 2, 2, 2, 2});
+  fp32.floor = pass_with({4, 2, 2, 2, 2, 2, 2, 2.02, 2.04}).run;
+  return fp32;
 }
 
-TEST(Divergence, ConsistentOffsetBeyondTheBoundDiverges) {
-  std::vector<double> reference;
-  std::vector<double> amp;
-  for (int i = 0; i < 40; ++i) {
-    const double loss = 2.0 / (1.0 + i);
-    reference.push_back(loss);
-    amp.push_back(loss * (1.10 + (i % 2 == 0 ? 0.002 : -0.002)));
+TEST(Divergence, WithinTheNoiseFloor) {
+  // d = 0.005 and 0.01 at the last two evaluations: mean 0.0075 = 0.5 x the floor. The 5% at
+  // evaluation 3 counts for the maximum only.
+  const auto result = compute_divergence(fp32_pass(), pass_with({4, 2, 2, 2.1, 2, 2, 2, 2.01, 2.02}));
+  EXPECT_EQ(result.reference_mode, "fp32");
+  EXPECT_EQ(result.steps, 16);
+  EXPECT_EQ(result.final_evaluations, 2);
+  EXPECT_NEAR(result.final_relative_difference, 0.0075, 1e-12);
+  EXPECT_NEAR(result.final_floor, 0.015, 1e-12);
+  EXPECT_NEAR(result.ratio_to_floor, 0.5, 1e-9);
+  EXPECT_NEAR(result.max_relative_difference, 0.05, 1e-12);
+  EXPECT_DOUBLE_EQ(result.floor_multiple, kFloorMultiple);
+  EXPECT_EQ(result.verdict, "within the noise floor");
+}
+
+TEST(Divergence, AboveTheFloorButNotThreeTimesIt) {
+  // d = 0.02 and 0.03: mean 0.025 = 1.667 x the floor.
+  const auto result = compute_divergence(fp32_pass(), pass_with({4, 2, 2, 2, 2, 2, 2, 2.04, 2.06}));
+  EXPECT_NEAR(result.ratio_to_floor, 0.025 / 0.015, 1e-9);
+  EXPECT_EQ(result.verdict, "above the floor");
+}
+
+TEST(Divergence, BeyondThreeTimesTheFloorDiverged) {
+  // d = 0.05 at both: 3.33 x the floor. Lower AMP losses count the same as higher ones.
+  const auto result = compute_divergence(fp32_pass(), pass_with({4, 2, 2, 2, 2, 2, 2, 1.9, 2.1}));
+  EXPECT_NEAR(result.final_relative_difference, 0.05, 1e-12);
+  EXPECT_NEAR(result.ratio_to_floor, 0.05 / 0.015, 1e-9);
+  EXPECT_EQ(result.verdict, "diverged");
+}
+
+TEST(Divergence, TheFinalQuarterLeavesOutStepZero) {
+  // 16 evaluations after step 0: the last 4 are averaged; d = 0.04 at each of them only.
+  std::vector<double> fp32_loss(17, 1.0);
+  std::vector<double> floor_loss(17, 1.0);
+  std::vector<double> amp_loss(17, 1.0);
+  for (std::size_t i = 13; i < 17; ++i) {
+    floor_loss[i] = 1.01;
+    amp_loss[i] = 1.04;
   }
-  EXPECT_EQ(compute_divergence(reference, amp, 0.05).verdict, "diverged");
-  EXPECT_LT(compute_divergence(reference, amp, 0.05).p_value, 1e-6);
-  // The same drift under a looser bound is significant but harmless.
-  EXPECT_EQ(compute_divergence(reference, amp, 0.2).verdict, "within bound");
+  Numerics fp32 = pass_with(fp32_loss);
+  fp32.floor = pass_with(floor_loss).run;
+  const auto result = compute_divergence(fp32, pass_with(amp_loss));
+  EXPECT_EQ(result.final_evaluations, 4);
+  EXPECT_NEAR(result.final_relative_difference, 0.04, 1e-12);
+  EXPECT_NEAR(result.final_floor, 0.01, 1e-12);
+  EXPECT_EQ(result.verdict, "diverged");
 }
 
-TEST(Divergence, NoiseAroundTheReferenceStaysWithinBound) {
-  const auto result = compute_divergence({1, 1, 1, 1}, {1.1, 0.9, 1.2, 0.8}, 0.05);
-  EXPECT_EQ(result.window, 2);
-  EXPECT_DOUBLE_EQ(result.p_value, 1.0);  // d = {0.2, -0.2}: mean 0
-  EXPECT_NEAR(result.max_relative_difference, 0.2, 1e-12);
-  EXPECT_EQ(result.verdict, "within bound");
+TEST(Divergence, AFloorBelowTheMinimumCountsAsTheMinimum) {
+  // The floor run lands exactly on FP32: final_floor 0, and the ratio is against 0.01%.
+  Numerics fp32 = pass_with({4, 2, 2, 2, 2});
+  fp32.floor = fp32.run;
+  const auto close = compute_divergence(fp32, pass_with({4, 2, 2, 2, 2.0001}));
+  EXPECT_DOUBLE_EQ(close.final_floor, 0.0);
+  EXPECT_NEAR(close.ratio_to_floor, 0.5, 1e-6);  // 5e-5 / 1e-4
+  EXPECT_EQ(close.verdict, "within the noise floor");
+  const auto far = compute_divergence(fp32, pass_with({4, 2, 2, 2, 2.001}));
+  EXPECT_NEAR(far.ratio_to_floor, 5.0, 1e-6);  // 5e-4 / 1e-4
+  EXPECT_EQ(far.verdict, "diverged");
 }
 
 TEST(Divergence, NonFiniteAmpLossIsItsOwnVerdict) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  const auto result = compute_divergence({1, 1, 1, 1}, {1, nan, 1, 1}, 0.05);
+  const auto result = compute_divergence(fp32_pass(), pass_with({4, 2, nan, 2, 2, 2, 2, 2, 2}));
   EXPECT_EQ(result.verdict, "non-finite loss");
-  EXPECT_DOUBLE_EQ(result.max_relative_difference, 0.0);
-  // A reference that is itself non-finite is not the AMP run's fault.
-  EXPECT_EQ(compute_divergence({1, nan, 1, 1}, {1, nan, 1, 1}, 0.05).verdict, "within bound");
+  // Even when the final evaluations are close: a NaN anywhere in the pass is not a rounding matter.
+  EXPECT_NEAR(result.final_relative_difference, 0.0, 1e-12);
+  // A loss that FP32 itself lost is not the AMP run's fault.
+  Numerics fp32 = fp32_pass();
+  fp32.run.eval_loss[2] = nan;
+  EXPECT_EQ(compute_divergence(fp32, pass_with({4, 2, nan, 2, 2, 2, 2, 2, 2})).verdict, "within the noise floor");
 }
 
-TEST(Divergence, ComparesTheCommonPrefixOnly) {
-  const auto result = compute_divergence({1, 1, 1}, {1, 1, 1, 5, 5}, 0.05);
-  EXPECT_EQ(result.steps_compared, 3);
-  EXPECT_DOUBLE_EQ(result.final_relative_difference, 0.0);
-  EXPECT_THROW((void)compute_divergence({1}, {1}, -1.0), std::invalid_argument);
+TEST(Divergence, NeedsTheFloorAndTheSameEvaluations) {
+  Numerics amp = pass_with({4, 2, 2, 2, 2, 2, 2, 2, 2});
+  Numerics no_floor = fp32_pass();
+  no_floor.floor.reset();
+  EXPECT_THROW((void)compute_divergence(no_floor, amp), std::invalid_argument);
+  amp.eval_steps[3] = 7;
+  EXPECT_THROW((void)compute_divergence(fp32_pass(), amp), std::invalid_argument);
+  EXPECT_THROW((void)compute_divergence(fp32_pass(), pass_with({4, 2, 2})), std::invalid_argument);
 }
 
 TEST(MannWhitneyU, ExactForSmallSamplesWithoutTies) {

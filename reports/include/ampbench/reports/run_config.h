@@ -45,7 +45,7 @@ struct RunConfig {
   std::int64_t replicates = 5;
   // Steps of the numerics pass every mode trains (divergence comes from it, not from the timed
   // steps); 0 turns it off. Absent: the preset's default, which the harness fills in.
-  std::optional<std::int64_t> numerics_steps;
+  std::optional<std::int64_t> numerics_steps = std::nullopt;
   double worker_timeout_s = 0.0;  // kill a worker after this long; 0: from the time cap
   bool cupti = true;              // ampbench's own CUPTI collection on GPUs (off under Nsight)
 };
