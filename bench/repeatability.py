@@ -27,20 +27,10 @@ import os
 import statistics
 import subprocess
 import sys
-import time
+
+from suite_runs import run_suite
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def run_suite(binary, out, extra):
-    start = time.monotonic()
-    result = subprocess.run([binary, "run", "--out", out, *extra], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
-    wall = time.monotonic() - start
-    if result.returncode not in (0, 1):
-        sys.exit(f"ampbench run failed ({result.returncode}): {result.stderr[-2000:]}")
-    with open(os.path.join(out, "report.json")) as f:
-        return json.load(f), wall
 
 
 def check(binary, base, current):

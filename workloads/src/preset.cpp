@@ -7,9 +7,9 @@ namespace ampbench::workloads {
 const std::vector<PresetInfo>& known_presets() {
   static const std::vector<PresetInfo> presets{
       {Preset::kSeed, "seed", "the classic tutorials' sizes", 64},
-      // 48: on a 2-core CPU without native float16 GEMM, fp16 steps cost 6-13x FP32's, and the
+      // 32: on a 2-core CPU without native float16 GEMM, fp16 steps cost 6-13x FP32's, and the
       // pass is held to 30% of the suite's time (docs/performance.md).
-      {Preset::kDefault, "default", "sized for a 2-core CPU: the whole default suite in about 2 minutes", 48},
+      {Preset::kDefault, "default", "sized for a 2-core CPU: the whole default suite in about 2 minutes", 32},
       {Preset::kLarge, "large", "sized to keep a modern GPU busy", 400},
   };
   return presets;

@@ -16,7 +16,7 @@ namespace ampbench::harness {
 
 // Evaluations per pass after the one at step 0, and the held-out batches each one averages.
 inline constexpr std::int64_t kNumericsEvaluations = 16;
-inline constexpr std::int64_t kNumericsEvalBatches = 4;
+inline constexpr std::int64_t kNumericsEvalBatches = 2;
 // Held-out batches are make_batch(kFirstHeldOutBatch + j): no training index comes near it.
 inline constexpr std::int64_t kFirstHeldOutBatch = std::int64_t{1} << 40;
 

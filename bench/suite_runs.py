@@ -1,0 +1,20 @@
+"""Shared by the Python benchmarks that run the whole suite: one `ampbench run`, its report and
+its wall time."""
+import json
+import os
+import subprocess
+import sys
+import time
+
+
+def run_suite(binary, out, extra):
+    """Runs `binary run --out OUT EXTRA...`; returns (report, wall seconds). Exit 1 (a failed
+    cell) still gives a report; anything else ends the benchmark."""
+    start = time.monotonic()
+    result = subprocess.run([binary, "run", "--out", out, *extra], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    wall = time.monotonic() - start
+    if result.returncode not in (0, 1):
+        sys.exit(f"ampbench run failed ({result.returncode}): {result.stderr[-2000:]}")
+    with open(os.path.join(out, "report.json")) as f:
+        return json.load(f), wall
