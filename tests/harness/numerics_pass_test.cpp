@@ -10,7 +10,9 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "ampbench/harness/run.h"
 #include "ampbench/reports/stats.h"
+#include "ampbench/reports/table.h"
 #include "ampbench/workloads/preset.h"
 #include "ampbench/workloads/registry.h"
 
@@ -170,6 +172,24 @@ TEST(NumericsPass, Fp16WithoutScalingDivergesWhereGradientsUnderflowAndTheScaled
   EXPECT_GT(fp16.final_floor, 0.0);
   EXPECT_GT(fp16.final_relative_difference, 0.0);
   EXPECT_GT(bf16.final_relative_difference, 0.0);
+
+  // ... and that is what the report says, row by row, with the figures.
+  ampbench::reports::Report report;
+  const std::vector<std::string> modes{"fp32", "fp16", "bf16", "fp16-noscale"};
+  for (std::size_t i = 0; i < modes.size(); ++i) {
+    ampbench::reports::CellResult cell;
+    cell.workload = "tiny-loss";
+    cell.mode = modes[i];
+    cell.device = "cpu";
+    cell.step_times_s = {1e-3};
+    cell.numerics = results[i];
+    report.cells.push_back(cell);
+  }
+  ampbench::harness::relate_to_fp32(report);
+  const auto table = ampbench::reports::render_table(report);
+  EXPECT_NE(table.find("diverged ("), std::string::npos) << table;
+  EXPECT_NE(table.find("within the noise floor ("), std::string::npos) << table;
+  EXPECT_EQ(report.cells[3].divergence->verdict, "diverged");
 }
 
 }  // namespace
