@@ -137,9 +137,10 @@ void check_divergence(const CellComparison& cell, const CheckOptions& options, C
   const Divergence& current = *cell.current_divergence;
   const std::string base_verdict = cell.base_divergence ? cell.base_divergence->verdict : "none";
   const bool base_failed = base_verdict == "diverged" || base_verdict == "non-finite loss";
-  const std::string figures = "eval loss " + detail::format_share(current.final_relative_difference) + " from " +
-                              current.reference_mode + ", noise floor " + detail::format_share(current.final_floor) +
-                              " (" + detail::format_general(current.ratio_to_floor) + "x)";
+  const std::string figures = "eval loss " + detail::format_small_fraction(current.final_relative_difference) +
+                              " from " + current.reference_mode + ", noise floor " +
+                              detail::format_small_fraction(current.final_floor) + " (" +
+                              detail::format_general(current.ratio_to_floor) + "x)";
   bool regressed = false;
   if (current.verdict == "non-finite loss") {
     regressed = base_verdict != "non-finite loss";

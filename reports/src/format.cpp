@@ -82,6 +82,14 @@ std::string format_share(double fraction) {
   return format_fixed(fraction * 100.0, decimals) + "%";
 }
 
+std::string format_small_fraction(double fraction) {
+  const double percent = std::fabs(fraction * 100.0);
+  if (!std::isfinite(fraction) || percent == 0.0 || percent >= 0.001) return format_share(fraction);
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g%%", fraction * 100.0);
+  return text;
+}
+
 std::string format_p_value(double p) {
   if (!std::isfinite(p)) return "n/a";
   return p < 0.001 ? "<0.001" : format_fixed(p, 3);

@@ -26,6 +26,9 @@ namespace ampbench::reports::detail {
 // 0.417 -> "41.7%", 0.000125 -> "0.013%": a share of a peak, with about three significant digits
 // and "<0.001%" below that; "n/a" when not finite.
 [[nodiscard]] std::string format_share(double fraction);
+// As format_share, but below 0.001% two significant digits ("0.00055%") instead of "<0.001%": a
+// divergence figure must show that it was measured, however small.
+[[nodiscard]] std::string format_small_fraction(double fraction);
 // "0.003", "<0.001", "n/a": a p-value as people read it.
 [[nodiscard]] std::string format_p_value(double p);
 // 50331648 -> "48.0 MiB".

@@ -14,8 +14,8 @@ constexpr std::size_t kPeakReasonWidth = 60;
 std::string divergence_text(const std::optional<Divergence>& divergence) {
   if (!divergence) return kNone;
   if (divergence->verdict == "non-finite loss") return divergence->verdict;
-  return divergence->verdict + " (" + detail::format_share(divergence->final_relative_difference) + " vs floor " +
-         detail::format_share(divergence->final_floor) + ")";
+  return divergence->verdict + " (" + detail::format_small_fraction(divergence->final_relative_difference) +
+         " vs floor " + detail::format_small_fraction(divergence->final_floor) + ")";
 }
 
 }  // namespace

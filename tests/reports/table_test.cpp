@@ -34,6 +34,19 @@ TEST(RenderTable, MultiLineErrorsStayOnOneLine) {
   EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 3) << table;  // header, row, note
 }
 
+// A divergence however small shows its measured value: "<0.001%" would not tell it from zero.
+TEST(RenderTable, TinyDivergenceFiguresKeepTwoSignificantDigits) {
+  Report report;
+  report.cells.push_back(ampbench::testing::sample_cell("simple_net", "bf16", 1e-3));
+  Divergence divergence;
+  divergence.final_relative_difference = 5.47e-6;
+  divergence.final_floor = 0.00902;
+  divergence.verdict = "within the noise floor";
+  report.cells.back().divergence = divergence;
+  const std::string table = render_table(report);
+  EXPECT_NE(table.find("within the noise floor (0.00055% vs floor 0.902%)"), std::string::npos) << table;
+}
+
 TEST(RenderTable, PeaksShowUnderTheTableAndTinyFractionsStayReadable) {
   Report report;
   report.environment.gemm_peaks = {{"cpu", "float32", "measured", "", 1.712e11, 1024, "at::mm"},
