@@ -4,6 +4,8 @@
 
 #include <ATen/ATen.h>
 #include <c10/util/Exception.h>
+#include <torch/serialize/input-archive.h>
+#include <torch/serialize/output-archive.h>
 
 namespace ampbench::amp {
 namespace {
@@ -95,6 +97,41 @@ void GradScaler::load_state_dict(const c10::Dict<std::string, c10::IValue>& stat
     scale_.fill_(scale);
     growth_tracker_.fill_(growth_tracker);
   }
+}
+
+void GradScaler::load_state_dict(const c10::impl::GenericDict& state) {
+  auto typed = c10::impl::toTypedDict<std::string, c10::IValue>(
+      c10::impl::GenericDict(c10::StringType::get(), c10::AnyType::get()));
+  for (const auto& entry : state) {
+    TORCH_CHECK_TYPE(entry.key().isString(), "GradScaler::load_state_dict: keys must be strings, got a key of type ",
+                     entry.key().tagKind());
+    typed.insert(entry.key().toStringRef(), entry.value());
+  }
+  load_state_dict(typed);
+}
+
+void GradScaler::save(torch::serialize::OutputArchive& archive) const {
+  for (const auto& entry : state_dict()) archive.write(entry.key(), entry.value());
+}
+
+void GradScaler::load(torch::serialize::InputArchive& archive) {
+  auto state = c10::impl::toTypedDict<std::string, c10::IValue>(
+      c10::impl::GenericDict(c10::StringType::get(), c10::AnyType::get()));
+  for (const char* key : {"scale", "growth_factor", "backoff_factor", "growth_interval", "_growth_tracker"}) {
+    c10::IValue value;
+    if (archive.try_read(key, value)) state.insert(key, value);
+  }
+  load_state_dict(state);
+}
+
+torch::serialize::OutputArchive& operator<<(torch::serialize::OutputArchive& archive, const GradScaler& scaler) {
+  scaler.save(archive);
+  return archive;
+}
+
+torch::serialize::InputArchive& operator>>(torch::serialize::InputArchive& archive, GradScaler& scaler) {
+  scaler.load(archive);
+  return archive;
 }
 
 std::vector<ScalerStepRecord> GradScaler::telemetry() const {

@@ -18,6 +18,11 @@
 
 #include "ampbench/amp/detail/step_history.h"
 
+namespace torch::serialize {
+class OutputArchive;
+class InputArchive;
+}  // namespace torch::serialize
+
 namespace ampbench::amp {
 
 struct GradScalerOptions {
@@ -96,6 +101,15 @@ class GradScaler {
   [[nodiscard]] c10::Dict<std::string, c10::IValue> state_dict() const;
   // Throws naming the key that is missing or of the wrong type; no-op when disabled.
   void load_state_dict(const c10::Dict<std::string, c10::IValue>& state);
+  // The same from an untyped dict: what `torch::pickle_load` gives for a state_dict Python saved
+  // with torch.save (Dict<Any, Any>, on which toTypedDict would assert). Every key must be a
+  // string; a key that is not is named by its type.
+  void load_state_dict(const c10::impl::GenericDict& state);
+  // The state_dict's keys in a torch::serialize archive, as torch::optim's optimizers do, so
+  // `torch::save(scaler, path)` and `torch::load(scaler, path)` work (operators below). load()
+  // validates like load_state_dict.
+  void save(torch::serialize::OutputArchive& archive) const;
+  void load(torch::serialize::InputArchive& archive);
 
   // One record per update() since construction or clear_telemetry(); recorded on the device
   // without syncs, materialised here with one.
@@ -139,5 +153,9 @@ class GradScaler {
   detail::StepHistory telemetry_{2};
   mutable std::int64_t host_syncs_ = 0;
 };
+
+// What torch::save and torch::load call (found by argument-dependent lookup).
+torch::serialize::OutputArchive& operator<<(torch::serialize::OutputArchive& archive, const GradScaler& scaler);
+torch::serialize::InputArchive& operator>>(torch::serialize::InputArchive& archive, GradScaler& scaler);
 
 }  // namespace ampbench::amp
