@@ -26,6 +26,10 @@ std::string dtype_name(c10::ScalarType dtype) {
 
 }  // namespace
 
+workloads::WorkloadOptions workload_options(const reports::RunConfig& config, c10::Device device) {
+  return {workloads::parse_preset(config.preset), config.batch, static_cast<std::uint64_t>(config.seed), device};
+}
+
 reports::ModeSettings apply_precision(const Mode& mode) {
   auto& context = at::globalContext();
   context.setFloat32MatmulPrecision(mode.tf32 ? "high" : "highest");
@@ -52,8 +56,7 @@ ModeSession::ModeSession(const WorkloadTask& task, const Mode& mode, c10::Device
   loss_buffer_ = torch::empty({step_capacity}, torch::TensorOptions().dtype(torch::kFloat).device(device));
   ledger_.begin(memory);
   const auto& config = task.config;
-  workload_ = workloads::make_workload(task.workload, {workloads::parse_preset(config.preset), config.batch,
-                                                       static_cast<std::uint64_t>(config.seed), device});
+  workload_ = workloads::make_workload(task.workload, workload_options(config, device));
   optimizer_ = workload_->make_optimizer();
   if (mode.grad_scaler) scaler_.emplace(device.type());
   for (std::int64_t index = 0; index < kBatchPool; ++index) batches_.push_back(workload_->make_batch(index));

@@ -51,8 +51,7 @@ reports::NumericsRun train(const PassPlan& plan, const Mode& mode, bool reversed
   const auto& config = plan.task.config;
   const std::int64_t steps = *config.numerics_steps;
   (void)detail::apply_precision(mode);
-  auto workload = plan.make(
-      {workloads::parse_preset(config.preset), config.batch, static_cast<std::uint64_t>(config.seed), plan.device});
+  auto workload = plan.make(detail::workload_options(config, plan.device));
   auto optimizer = workload->make_optimizer();
   std::optional<amp::GradScaler> scaler;
   if (mode.grad_scaler) scaler.emplace(plan.device.type());
@@ -90,6 +89,14 @@ std::vector<std::int64_t> numerics_eval_steps(std::int64_t steps) {
   return at;
 }
 
+reports::Numerics planned_numerics(std::int64_t steps) {
+  reports::Numerics numerics;
+  numerics.steps = steps;
+  numerics.eval_batches = kNumericsEvalBatches;
+  numerics.eval_steps = numerics_eval_steps(steps);
+  return numerics;
+}
+
 std::vector<reports::Numerics> run_numerics(const WorkloadTask& task, const WorkloadProgressSink& progress,
                                             const WorkloadFactory& make) {
   const auto& modes = task.modes;
@@ -105,10 +112,7 @@ std::vector<reports::Numerics> run_numerics(const WorkloadTask& task, const Work
   std::vector<reports::Numerics> results;
   for (const auto& name : modes) {
     const Mode& mode = find_mode(name);
-    reports::Numerics numerics;
-    numerics.steps = *task.config.numerics_steps;
-    numerics.eval_batches = kNumericsEvalBatches;
-    numerics.eval_steps = plan.eval_steps;
+    auto numerics = planned_numerics(*task.config.numerics_steps);
     try {
       numerics.run = train(plan, mode, false);
       if (is_reference_mode(mode)) {

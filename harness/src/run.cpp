@@ -170,7 +170,7 @@ std::vector<reports::Numerics> numerics_in_worker(const WorkloadTask& task, doub
       failure = std::string("unreadable numerics result: ") + error.what();
     }
   }
-  std::vector<reports::Numerics> failed(task.modes.size());
+  std::vector<reports::Numerics> failed(task.modes.size(), planned_numerics(*task.config.numerics_steps));
   for (auto& numerics : failed) numerics.error = "numerics pass: " + failure;
   return failed;
 }

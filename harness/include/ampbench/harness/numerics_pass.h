@@ -24,6 +24,10 @@ inline constexpr std::int64_t kFirstHeldOutBatch = std::int64_t{1} << 40;
 // are fewer steps), the last one always after the final step.
 [[nodiscard]] std::vector<std::int64_t> numerics_eval_steps(std::int64_t steps);
 
+// A mode's Numerics before it runs: its steps, evaluations and held-out batches, no curves yet.
+// A pass that fails keeps them, so the report says what was planned.
+[[nodiscard]] reports::Numerics planned_numerics(std::int64_t steps);
+
 using WorkloadFactory = std::function<std::unique_ptr<workloads::Workload>(const workloads::WorkloadOptions&)>;
 
 // Runs the pass for the task's modes, config.numerics_steps steps each; returns one Numerics per

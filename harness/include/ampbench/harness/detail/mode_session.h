@@ -70,6 +70,10 @@ class ModeSession {
   std::int64_t steps_done_ = 0;
 };
 
+// The workload as the run's settings describe it (preset, batch, seed) on `device`: what every
+// mode's session and numerics run build, so all start from the same weights and data.
+[[nodiscard]] workloads::WorkloadOptions workload_options(const reports::RunConfig& config, c10::Device device);
+
 // Sets the float32 precision knobs for the mode and returns what is in effect, so an FP32
 // baseline always states its TF32 settings.
 reports::ModeSettings apply_precision(const Mode& mode);
