@@ -4,10 +4,11 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(AMPBENCH_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/ampbench")
-install(TARGETS ampbench_amp ampbench_torch EXPORT ampbenchTargets
+# ampbench::torch is not exported: the package config makes it from the consumer's LibTorch.
+# The include folder comes from ampbench_amp's INSTALL_INTERFACE alone.
+install(TARGETS ampbench_amp EXPORT ampbenchTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY amp/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT ampbenchTargets NAMESPACE ampbench:: DESTINATION ${AMPBENCH_INSTALL_CMAKEDIR})
 

@@ -1,55 +1,85 @@
-# Finds LibTorch inside the project's Python virtual environment (or any Python with torch)
-# and defines ampbench::torch, an interface target that every LibTorch-using target links.
-# Installed with the package, so an out-of-tree consumer resolves LibTorch the same way.
+# Finds LibTorch and defines ampbench::torch, the interface target every LibTorch-using target
+# links. Installed with the package and run again when a consumer configures, so the consumer's own
+# LibTorch is used and nothing of the tree that built ampbench is remembered.
+#
+# Where LibTorch comes from (the first that applies):
+#   1. -DAMPBENCH_PYTHON=/path/to/python: that Python's torch (torch.utils.cmake_prefix_path);
+#   2. a LibTorch CMake package find_package(Torch) already sees: -DTorch_DIR=..., or
+#      CMAKE_PREFIX_PATH naming an unpacked LibTorch or a Python's torch.utils.cmake_prefix_path;
+#   3. a Python with torch: the project's .venv (building ampbench itself), $VIRTUAL_ENV, python3.
 #
 # Why the extra link options: /usr/local/cuda/lib holds an older libnccl.so.2, and CMake puts
 # that folder on the link rpath, so ld resolves libtorch_cuda.so's NCCL from it and fails
-# (undefined ncclSignal ...). -rpath-link to the wheel's nvidia/*/lib folders makes ld see the
+# (undefined ncclSignal ...). -rpath-link to a pip wheel's nvidia/*/lib folders makes ld see the
 # libraries that libtorch_cuda.so really loads at run time through its own RPATH.
 include_guard(GLOBAL)
 
 set(AMPBENCH_PYTHON "" CACHE FILEPATH "Python interpreter whose torch provides LibTorch")
-if(NOT AMPBENCH_PYTHON)
-  foreach(candidate "${CMAKE_CURRENT_LIST_DIR}/../.venv/bin/python" "$ENV{VIRTUAL_ENV}/bin/python")
-    if(EXISTS "${candidate}")
-      set(AMPBENCH_PYTHON "${candidate}" CACHE FILEPATH "" FORCE)
-      break()
-    endif()
-  endforeach()
-endif()
-if(NOT AMPBENCH_PYTHON)
-  find_program(AMPBENCH_PYTHON_FOUND NAMES python3 REQUIRED)
-  set(AMPBENCH_PYTHON "${AMPBENCH_PYTHON_FOUND}" CACHE FILEPATH "" FORCE)
-endif()
 
-execute_process(
-  COMMAND "${AMPBENCH_PYTHON}" -c
-    "import torch, site, os; print(torch.utils.cmake_prefix_path); print(os.path.dirname(os.path.dirname(torch.__file__)))"
-  OUTPUT_VARIABLE _ampbench_torch_paths
-  RESULT_VARIABLE _ampbench_torch_rc
-  OUTPUT_STRIP_TRAILING_WHITESPACE)
-if(NOT _ampbench_torch_rc EQUAL 0)
-  message(FATAL_ERROR "ampbench: '${AMPBENCH_PYTHON} -c \"import torch\"' failed; run scripts/bootstrap")
-endif()
-string(REPLACE "\n" ";" _ampbench_torch_paths "${_ampbench_torch_paths}")
-list(GET _ampbench_torch_paths 0 AMPBENCH_TORCH_CMAKE_PREFIX)
-list(GET _ampbench_torch_paths 1 AMPBENCH_SITE_PACKAGES)
+# Prints nothing, sets <out> to the CMake prefix of <python>'s torch; fails naming the interpreter.
+function(_ampbench_python_torch_prefix python out)
+  execute_process(COMMAND "${python}" -c "import torch; print(torch.utils.cmake_prefix_path)"
+                  OUTPUT_VARIABLE prefix RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE
+                  ERROR_QUIET)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "ampbench: '${python} -c \"import torch\"' failed: no LibTorch there "
+                        "(run scripts/bootstrap, or pass -DTorch_DIR or -DAMPBENCH_PYTHON)")
+  endif()
+  set(${out} "${prefix}" PARENT_SCOPE)
+endfunction()
 
 # Configuring must never probe for a GPU: name the architectures explicitly.
 if(NOT DEFINED ENV{TORCH_CUDA_ARCH_LIST})
   set(ENV{TORCH_CUDA_ARCH_LIST} "8.0;9.0")
 endif()
-list(PREPEND CMAKE_PREFIX_PATH "${AMPBENCH_TORCH_CMAKE_PREFIX}")
-find_package(Torch REQUIRED)
 
-# The installed package config sets AMPBENCH_TORCH_FIND_ONLY: it imports ampbench::torch itself.
-if(NOT AMPBENCH_TORCH_FIND_ONLY AND NOT TARGET ampbench::torch)
-  add_library(ampbench_torch INTERFACE)
-  set_target_properties(ampbench_torch PROPERTIES EXPORT_NAME torch)
-  add_library(ampbench::torch ALIAS ampbench_torch)
-  target_link_libraries(ampbench_torch INTERFACE ${TORCH_LIBRARIES})
-  file(GLOB _ampbench_nvidia_lib_dirs LIST_DIRECTORIES true "${AMPBENCH_SITE_PACKAGES}/nvidia/*/lib")
-  foreach(dir IN LISTS _ampbench_nvidia_lib_dirs)
-    target_link_options(ampbench_torch INTERFACE "LINKER:-rpath-link,${dir}")
+# Sets <out> to -DAMPBENCH_PYTHON, else the Python of route 3 (see above).
+function(_ampbench_python out)
+  set(candidates "${AMPBENCH_PYTHON}" "$ENV{VIRTUAL_ENV}/bin/python")
+  if(NOT AMPBENCH_TORCH_FOR_CONSUMER)  # the checkout's own venv, made by scripts/bootstrap
+    list(INSERT candidates 1 "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../.venv/bin/python")
+  endif()
+  foreach(candidate IN LISTS candidates)
+    if(candidate AND EXISTS "${candidate}")
+      set(${out} "${candidate}" PARENT_SCOPE)
+      return()
+    endif()
   endforeach()
+  find_program(AMPBENCH_PYTHON3 NAMES python3 REQUIRED)
+  set(${out} "${AMPBENCH_PYTHON3}" PARENT_SCOPE)
+endfunction()
+
+if(NOT TARGET torch)  # a consumer that already called find_package(Torch) keeps its LibTorch
+  if(NOT AMPBENCH_PYTHON)
+    find_package(Torch CONFIG QUIET)
+  endif()
+  if(NOT Torch_FOUND)
+    _ampbench_python(_ampbench_python)
+    _ampbench_python_torch_prefix("${_ampbench_python}" _ampbench_torch_prefix)
+    list(PREPEND CMAKE_PREFIX_PATH "${_ampbench_torch_prefix}")
+    unset(Torch_DIR CACHE)  # a Torch_DIR cached for another Python must not win
+    find_package(Torch REQUIRED CONFIG)
+  endif()
 endif()
+if(NOT AMPBENCH_TORCH_FOR_CONSUMER)
+  # The Python that runs ampbench's reference scripts and Python-side tests (torch, numpy,
+  # jsonschema). The conformance tests want the same torch version as the LibTorch above.
+  _ampbench_python(AMPBENCH_REFERENCE_PYTHON)
+endif()
+# Where this LibTorch came from, for the reports (TorchConfig.cmake's own folder).
+get_filename_component(AMPBENCH_TORCH_ORIGIN "${Torch_DIR}" ABSOLUTE)
+
+# Imported, in ampbench's own build as in a consumer's: an export then names it without exporting
+# it, and each consumer makes its own. GLOBAL: find_package(ampbench) from a second folder of a
+# consumer finds it already made.
+add_library(ampbench::torch INTERFACE IMPORTED GLOBAL)
+if(TORCH_LIBRARIES)
+  target_link_libraries(ampbench::torch INTERFACE ${TORCH_LIBRARIES})
+else()
+  target_link_libraries(ampbench::torch INTERFACE torch)
+endif()
+# A pip wheel's torch sits next to its nvidia-* packages (site-packages/torch, site-packages/nvidia).
+file(GLOB _ampbench_nvidia_lib_dirs LIST_DIRECTORIES true "${TORCH_INSTALL_PREFIX}/../nvidia/*/lib")
+foreach(dir IN LISTS _ampbench_nvidia_lib_dirs)
+  target_link_options(ampbench::torch INTERFACE "LINKER:-rpath-link,${dir}")
+endforeach()
