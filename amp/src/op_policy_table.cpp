@@ -1,7 +1,8 @@
 // ampbench's default autocast policy, one line per op. The entries reproduce LibTorch 2.15's
 // native autocast policy for the same op and device type (aten/src/ATen/autocast_mode.cpp of that
 // release, cross-checked against the dispatcher's AutocastCPU/AutocastCUDA registrations and, on
-// CPU, against native results by tests/amp/autocast_conformance_test.cpp).
+// CPU, against native results by tests/amp/autocast_conformance_test.cpp). Where an older
+// supported release differs, the entry follows the LibTorch built against (torch_compat.h).
 //
 // Ops LibTorch's native autocast handles that are deliberately left out (they keep their native
 // kernel): CPU mkldnn_rnn_layer, _native_multi_head_attention, stft, the LAPACK-backed
@@ -9,6 +10,8 @@
 // norm.Scalar / norm.ScalarOpt_dim (fp32_append_dtype: redispatch to another overload),
 // _cudnn_rnn, linalg_matrix_sqrth. Add them with set_op_policy where needed.
 #include "op_policy_table.h"
+
+#include "torch_compat.h"
 
 namespace ampbench::amp::detail {
 namespace {
@@ -177,7 +180,9 @@ constexpr DefaultOpPolicy kCudaTable[] = {
     // Normalisations: float32 statistics.
     {"layer_norm", kFp32},
     {"native_layer_norm", kFp32},
+#if AMPBENCH_NATIVE_CUDA_AUTOCAST_HAS_RMS_NORM
     {"rms_norm", kFp32},
+#endif
     {"group_norm", kFp32},
     {"frobenius_norm.dim", kFp32},
     {"nuclear_norm", kFp32},

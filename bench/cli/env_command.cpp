@@ -17,7 +17,7 @@ std::string env_text(const reports::Environment& env) {
   const auto or_none = [](const std::string& text) { return text.empty() ? std::string("none") : text; };
   std::ostringstream out;
   out << "ampbench        " << env.ampbench_version << " (" << env.git_revision << ")\n"
-      << "torch           " << env.torch_version << "\n"
+      << "torch           " << env.torch_version << " (" << env.torch_library << ")\n"
       << "torch CUDA      " << or_none(env.torch_cuda_version) << "\n"
       << "cuDNN           " << or_none(env.cudnn_version) << "\n"
       << "CUPTI           " << or_none(env.cupti_version) << "\n"

@@ -2,11 +2,13 @@
 
 #include <ATen/Parallel.h>
 #include <ATen/Version.h>
+#include <dlfcn.h>
 #include <torch/headeronly/version.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -42,6 +44,18 @@ std::string host_name() {
   return gethostname(name, sizeof name - 1) == 0 ? std::string(name) : std::string("unknown");
 }
 
+// The folder of the LibTorch this process really loaded (where libtorch_cpu.so lies), which says
+// where it came from (a venv's wheel, an unpacked distribution) better than any build setting.
+std::string loaded_torch_library() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<const void*>(&at::get_num_threads), &info) == 0 || info.dli_fname == nullptr) {
+    return "unknown";
+  }
+  std::error_code error;
+  const auto path = std::filesystem::canonical(info.dli_fname, error);
+  return error ? std::string(info.dli_fname) : path.parent_path().string();
+}
+
 }  // namespace
 
 std::string compute_mode_name(std::optional<int> cuda_compute_mode) {
@@ -70,6 +84,7 @@ reports::Environment probe_environment() {
   environment.cpu_capability = at::get_cpu_capability();
   environment.threads = at::get_num_threads();
   environment.torch_version = TORCH_VERSION;
+  environment.torch_library = loaded_torch_library();
   environment.devices.push_back(reports::DeviceInfo{
       .name = "cpu",
       .model = environment.cpu_model,

@@ -40,6 +40,7 @@ void to_json(nlohmann::json& out, const Environment& environment) {
          {"cpu_capability", environment.cpu_capability},
          {"threads", environment.threads},
          {"torch_version", environment.torch_version},
+         {"torch_library", environment.torch_library},
          {"torch_cuda_version", environment.torch_cuda_version},
          {"cudnn_version", environment.cudnn_version},
          {"cupti_version", environment.cupti_version},

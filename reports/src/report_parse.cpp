@@ -64,6 +64,10 @@ Environment read_environment(const nlohmann::json& in, const std::string& path) 
   if (const auto* peaks = fields.optional("gemm_peaks")) {
     value.gemm_peaks = read_array<GemmPeak>(*peaks, fields.path_of("gemm_peaks"), read_gemm_peak);
   }
+  // Reports written before it was recorded have no LibTorch folder.
+  if (const auto* folder = fields.optional("torch_library")) {
+    value.torch_library = read_string(*folder, fields.path_of("torch_library"));
+  }
   if (const auto* note = fields.optional("gpu_verification")) {
     value.gpu_verification = read_string(*note, fields.path_of("gpu_verification"));
   }

@@ -1,6 +1,8 @@
 // The GPU compute mode as the environment reports it, and the probe on this machine.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "ampbench/harness/environment_probe.h"
 
 namespace ampbench::harness {
@@ -23,6 +25,12 @@ TEST(EnvironmentProbe, TheCpuHasNoComputeModeAndEveryGpuHasOne) {
   for (std::size_t i = 1; i < environment.devices.size(); ++i) {
     EXPECT_FALSE(environment.devices[i].compute_mode.empty()) << environment.devices[i].name;
   }
+}
+
+TEST(EnvironmentProbe, TheLibTorchFolderIsTheOneThisProcessLoaded) {
+  const auto folder = std::filesystem::path(probe_environment().torch_library);
+  EXPECT_TRUE(folder.is_absolute()) << folder;
+  EXPECT_TRUE(std::filesystem::exists(folder / "libtorch_cpu.so")) << folder;
 }
 
 }  // namespace

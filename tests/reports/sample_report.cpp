@@ -121,6 +121,7 @@ Report base_report() {
   report.environment.cpu_capability = "AVX2";
   report.environment.threads = 2;
   report.environment.torch_version = "2.15.0";
+  report.environment.torch_library = "/opt/venv/lib/python3.11/site-packages/torch/lib";
   report.environment.cupti_version = "13";
   report.environment.cuda_status = "unavailable: no CUDA device";
   report.environment.devices = {{"cpu", "Test CPU @ 2.00GHz", "", 8LL << 30, 2, ""}};

@@ -40,6 +40,7 @@ struct Environment {
   std::string cpu_capability;  // ATen's dispatch level: "AVX2", "AVX512", ...
   int threads = 0;             // intra-op threads LibTorch used
   std::string torch_version;
+  std::string torch_library;         // folder of the libtorch_cpu.so loaded; empty in older reports
   std::string torch_cuda_version;    // the CUDA LibTorch was built with, empty without CUDA
   std::string cudnn_version;         // empty when cuDNN is not loadable
   std::string cupti_version;         // CUPTI API version ampbench was built against

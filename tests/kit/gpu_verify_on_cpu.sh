@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The GPU verification kit's whole path on a machine without a GPU: --prepare downloads the .deb
+# files, the kit unpacks them into its private prefix, configures against that prefix, builds the
+# CLI, and runs env, the suite and the CUPTI self-check with --device cpu. Skipped (exit 77) only
+# when the Debian registry cannot be reached, which is outside the project.
+# Usage: gpu_verify_on_cpu.sh SOURCE_DIR WORK_DIR PYTHON
+set -uo pipefail
+source_dir=$1 work=$2 python=$3
+fail() { echo "gpu_verify_on_cpu: $*" >&2; exit 1; }
+
+rm -rf "$work" && mkdir -p "$work"
+"$source_dir/scripts/gpu-verify" --prepare "$work/debs" >"$work/prepare.log" 2>&1 ||
+  { cat "$work/prepare.log"; echo "SKIP: no Debian registry here"; exit 77; }
+
+"$source_dir/scripts/gpu-verify" --deps "$work/debs" --out "$work/out" --device cpu --skip-tests \
+  --jobs 2 --python "$python"
+rc=$?
+cat "$work/out/summary.txt"
+[ $rc -eq 0 ] || fail "the kit exited $rc"
+
+# What the kit claims, checked: every step ran and passed; the dependencies came from its prefix.
+for step in "unpack dependencies" configure build "ampbench env" suite "cupti self-check" "cupti metrics"; do
+  grep -q "^$step  *ok " "$work/out/summary.txt" || fail "step '$step' did not pass"
+done
+grep -q "^nlohmann_json_DIR:PATH=$work/out/deps/" "$work/out/build/CMakeCache.txt" ||
+  fail "nlohmann_json was not taken from the kit's private prefix"
+"$python" -c 'import json, sys; assert json.load(open(sys.argv[1]))["torch_version"]' "$work/out/env.json" ||
+  fail "env.json is not ampbench env's JSON"
+for mode in fp32 fp16 bf16; do
+  "$python" -c 'import json, sys; r = json.load(open(sys.argv[1])); assert any(c["mode"] == sys.argv[2] and c["status"] == "ok" for c in r["cells"])' \
+    "$work/out/suite/report.json" "$mode" || fail "the suite has no passing $mode cell"
+done
+# On a CPU the self-check names why there are no tensor-core counters.
+grep -q "^simplenet/fp32: unavailable (.\+)" "$work/out/cupti-metrics.txt" ||
+  fail "cupti-metrics.txt does not give the unavailable reason: $(cat "$work/out/cupti-metrics.txt")"
+rm -rf "$work/out/build"  # 1 GB; the logs and reports stay
+echo "gpu-verify kit: ok"
