@@ -1,7 +1,7 @@
 # One precompiled <torch/torch.h> shared by every LibTorch-using target (REUSE_FROM). Measured on
 # this 2-core machine (g++ 12, then with -O2 -g): a workload TU costs 48 s of CPU without it and
-# 22 s with it; building the PCH once costs 71 s and 0.9 GB of disk (0.74 GB with -g1). ccache needs the pch sloppiness to cache
-# TUs that include a PCH.
+# 22 s with it; building the PCH once costs 71 s and 0.9 GB of disk (0.74 GB with -g1). ccache
+# needs the pch sloppiness to cache TUs that include a PCH.
 option(AMPBENCH_PRECOMPILED_HEADERS "Precompile LibTorch's headers once for all targets" ON)
 
 if(AMPBENCH_PRECOMPILED_HEADERS)

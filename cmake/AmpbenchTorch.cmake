@@ -66,8 +66,6 @@ if(NOT AMPBENCH_TORCH_FOR_CONSUMER)
   # jsonschema). The conformance tests want the same torch version as the LibTorch above.
   _ampbench_python(AMPBENCH_REFERENCE_PYTHON)
 endif()
-# Where this LibTorch came from, for the reports (TorchConfig.cmake's own folder).
-get_filename_component(AMPBENCH_TORCH_ORIGIN "${Torch_DIR}" ABSOLUTE)
 
 # Imported, in ampbench's own build as in a consumer's: an export then names it without exporting
 # it, and each consumer makes its own. GLOBAL: find_package(ampbench) from a second folder of a
