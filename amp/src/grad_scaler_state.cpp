@@ -30,6 +30,12 @@ std::int64_t required_int(const c10::Dict<std::string, c10::IValue>& state, cons
   return value.toInt();
 }
 
+// Dict<_, IValue> has no default constructor: build the generic dict with its element types.
+c10::Dict<std::string, c10::IValue> empty_state_dict() {
+  return c10::impl::toTypedDict<std::string, c10::IValue>(
+      c10::impl::GenericDict(c10::StringType::get(), c10::AnyType::get()));
+}
+
 }  // namespace
 
 double GradScaler::read_double(const at::Tensor& tensor) const {
@@ -52,9 +58,7 @@ std::int64_t GradScaler::get_growth_tracker() const {
 }
 
 c10::Dict<std::string, c10::IValue> GradScaler::state_dict() const {
-  // Dict<_, IValue> has no default constructor: build the generic dict with its element types.
-  auto state = c10::impl::toTypedDict<std::string, c10::IValue>(
-      c10::impl::GenericDict(c10::StringType::get(), c10::AnyType::get()));
+  auto state = empty_state_dict();
   if (!enabled_) {
     return state;
   }
@@ -100,8 +104,7 @@ void GradScaler::load_state_dict(const c10::Dict<std::string, c10::IValue>& stat
 }
 
 void GradScaler::load_state_dict(const c10::impl::GenericDict& state) {
-  auto typed = c10::impl::toTypedDict<std::string, c10::IValue>(
-      c10::impl::GenericDict(c10::StringType::get(), c10::AnyType::get()));
+  auto typed = empty_state_dict();
   for (const auto& entry : state) {
     TORCH_CHECK_TYPE(entry.key().isString(), "GradScaler::load_state_dict: keys must be strings, got a key of type ",
                      entry.key().tagKind());
@@ -115,8 +118,7 @@ void GradScaler::save(torch::serialize::OutputArchive& archive) const {
 }
 
 void GradScaler::load(torch::serialize::InputArchive& archive) {
-  auto state = c10::impl::toTypedDict<std::string, c10::IValue>(
-      c10::impl::GenericDict(c10::StringType::get(), c10::AnyType::get()));
+  auto state = empty_state_dict();
   for (const char* key : {"scale", "growth_factor", "backoff_factor", "growth_interval", "_growth_tracker"}) {
     c10::IValue value;
     if (archive.try_read(key, value)) state.insert(key, value);
