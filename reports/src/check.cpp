@@ -13,11 +13,6 @@ namespace {
 using detail::format_p_value;
 using detail::format_percent;
 
-std::string percent_interval(const Ratio& ratio) {
-  return format_percent(ratio.value - 1.0, true) + " [" + format_percent(ratio.ci_low - 1.0, true) + ", " +
-         format_percent(ratio.ci_high - 1.0, true) + "]";
-}
-
 // The smallest two-sided p-value the exact U test can give for these sizes: 2 / C(n1 + n2, n1).
 double smallest_exact_p(std::int64_t n1, std::int64_t n2) {
   const auto real = [](std::int64_t value) { return static_cast<double>(value); };
@@ -37,7 +32,7 @@ std::string draws_text(const CellComparison& cell) {
 
 std::string rounds_figures(const CellComparison& cell) {
   const auto& normalised = *cell.normalised_rounds;
-  std::string text = "step time per machine probe " + percent_interval(normalised.ratio) + ", p " +
+  std::string text = "step time per machine probe " + detail::format_change_ci(normalised.ratio) + ", p " +
                      format_p_value(normalised.p_value) + " (" + draws_text(cell) + ")";
   if (cell.raw_rounds && cell.probe_rounds) {
     text += "; raw " + format_percent(cell.raw_rounds->ratio.value - 1.0, true) + ", machine probe " +
@@ -52,7 +47,7 @@ void judge_by_steps(const CellComparison& cell, const CheckOptions& options, Cel
   const double change = cell.time_ratio.value - 1.0;
   const bool significant = cell.u_test.p_value < options.alpha;
   const std::string figures =
-      "step time " + percent_interval(cell.time_ratio) + " (" + detail::format_duration(cell.base_time.median) +
+      "step time " + detail::format_change_ci(cell.time_ratio) + " (" + detail::format_duration(cell.base_time.median) +
       " -> " + detail::format_duration(cell.current_time.median) + "), U test p " + format_p_value(cell.u_test.p_value);
   if (significant && change > options.max_slowdown) {
     check.verdict = "regressed";

@@ -4,16 +4,15 @@
 #include "markdown_table.h"
 
 namespace ampbench::reports {
-namespace {
 
-std::string limits_text(const CheckOptions& options) {
+std::string describe_check_options(const CheckOptions& options) {
   std::string text = "max slowdown " + detail::format_percent(options.max_slowdown, false) + ", max memory growth " +
                      detail::format_percent(options.max_memory_growth, false);
   if (options.max_divergence) text += ", max divergence " + detail::format_percent(*options.max_divergence, false);
   return text + ", alpha " + detail::format_general(options.alpha) + (options.strict ? ", strict" : "");
 }
 
-std::string summary_line(const CheckResult& result, const CheckOptions& options) {
+std::string check_summary_line(const CheckResult& result, const CheckOptions& options) {
   std::string line = std::string(result.passed ? "PASS" : "FAIL") + ": " + std::to_string(result.regressed) + " of " +
                      std::to_string(result.cells.size()) + " cells regressed";
   if (result.inconclusive > 0) {
@@ -23,7 +22,7 @@ std::string summary_line(const CheckResult& result, const CheckOptions& options)
     line += ", " + std::to_string(result.missing) + " missing or not compared" +
             (options.strict ? "" : " (not failing without --strict)");
   }
-  line += " (" + limits_text(options) + ")";
+  line += " (" + describe_check_options(options) + ")";
   if (result.compared_by_steps > 0) {
     line += "\n" + std::to_string(result.compared_by_steps) +
             " cells compared step by step with the U test (a report without interleaved rounds, from an older "
@@ -31,6 +30,8 @@ std::string summary_line(const CheckResult& result, const CheckOptions& options)
   }
   return line;
 }
+
+namespace {
 
 // Regressions first: they are what the reader of a failed CI job is looking for; then what the
 // gate could not decide.
@@ -54,7 +55,7 @@ std::string render_check_text(const CheckResult& result, const CheckOptions& opt
       for (const auto& reason : cell.reasons) out += "    " + detail::one_line(reason, 400) + "\n";
     }
   }
-  return out + summary_line(result, options) + "\n";
+  return out + check_summary_line(result, options) + "\n";
 }
 
 std::string render_check_markdown(const CheckResult& result, const CheckOptions& options) {
@@ -67,7 +68,7 @@ std::string render_check_markdown(const CheckResult& result, const CheckOptions&
     }
   }
   return std::string("### ampbench check: ") + (result.passed ? "PASS" : "FAIL") + "\n\n" + table.render() + "\n" +
-         summary_line(result, options) + "\n";
+         check_summary_line(result, options) + "\n";
 }
 
 }  // namespace ampbench::reports

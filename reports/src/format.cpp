@@ -61,6 +61,11 @@ std::string format_duration_ci(const SampleSummary& summary) {
   return format_duration_interval(summary.median, summary.ci_low, summary.ci_high);
 }
 
+std::string format_change_ci(const Ratio& ratio) {
+  return format_percent(ratio.value - 1.0, true) + " [" + format_percent(ratio.ci_low - 1.0, true) + ", " +
+         format_percent(ratio.ci_high - 1.0, true) + "]";
+}
+
 std::string format_ratio(double value) { return std::isfinite(value) ? format_fixed(value, 2) + "x" : "n/a"; }
 
 std::string format_ratio_ci(const Ratio& ratio) {

@@ -21,6 +21,8 @@ namespace ampbench::reports::detail {
 // "1.39x", or with the interval "1.39x [1.37, 1.41]".
 [[nodiscard]] std::string format_ratio(double value);
 [[nodiscard]] std::string format_ratio_ci(const Ratio& ratio);
+// A ratio as a change: 1.5 [1.4, 1.6] -> "+50.0% [+40.0%, +60.0%]".
+[[nodiscard]] std::string format_change_ci(const Ratio& ratio);
 // 0.2 -> "+20.0%" (signed) or "20.0%"; "n/a" when not finite.
 [[nodiscard]] std::string format_percent(double fraction, bool signed_value);
 // 0.417 -> "41.7%", 0.000125 -> "0.013%": a share of a peak, with about three significant digits

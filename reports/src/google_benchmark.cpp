@@ -92,6 +92,7 @@ Report report_from_google_benchmark(const nlohmann::json& json) {
   if (!json.is_object()) fail_at("", std::string("expected an object, got ") + json.type_name());
   if (!json.contains("context") || !json["context"].is_object()) fail_at("context", "expected an object");
   Report report;
+  report.schema = kGoogleBenchmarkSchema;
   report.environment = environment_from_context(json["context"]);
   const auto& benchmarks = json.contains("benchmarks") ? json["benchmarks"] : nlohmann::json();
   if (!benchmarks.is_array()) fail_at("benchmarks", std::string("expected an array, got ") + benchmarks.type_name());

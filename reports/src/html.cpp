@@ -5,55 +5,24 @@
 #include "ampbench/reports/report_json.h"
 #include "format.h"
 #include "html_assets.h"
+#include "html_page.h"
 #include "numerics_notes.h"
 #include "summary_rows.h"
 
 namespace ampbench::reports {
 namespace {
 
-std::string escaped(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-// The report as JSON that cannot end its <script> element early: every "<" becomes \u003c, which
-// only occurs inside JSON strings, where the escape means the same character.
-std::string embedded_json(const Report& report) {
-  const std::string json = report_to_text(report);
-  std::string out;
-  out.reserve(json.size());
-  for (const char c : json) out += c == '<' ? std::string("\\u003c") : std::string(1, c);
-  return out;
-}
-
 std::string summary_table(const Report& report) {
   std::string out = "<div class=\"table-wrap\"><table class=\"summary\"><thead><tr>";
-  for (const auto& title : detail::summary_header()) out += "<th>" + escaped(title) + "</th>";
+  for (const auto& title : detail::summary_header()) out += "<th>" + detail::html_escaped(title) + "</th>";
   out += "</tr></thead><tbody>\n";
   const auto columns = std::to_string(detail::summary_header().size() - 3);
   for (const auto& cell : report.cells) {
     const auto row = detail::summary_row(cell);
     out += "<tr>";
-    for (const auto& text : row.cells) out += "<td>" + escaped(text) + "</td>";
-    if (row.failed) out += "<td class=\"error\" colspan=\"" + columns + "\">failed: " + escaped(row.error) + "</td>";
+    for (const auto& text : row.cells) out += "<td>" + detail::html_escaped(text) + "</td>";
+    if (row.failed)
+      out += "<td class=\"error\" colspan=\"" + columns + "\">failed: " + detail::html_escaped(row.error) + "</td>";
     out += "</tr>\n";
   }
   return out + "</tbody></table></div>\n";
@@ -61,7 +30,7 @@ std::string summary_table(const Report& report) {
 
 std::string peaks_paragraph(const Environment& env) {
   const auto note = detail::gemm_peaks_note(env);
-  return note.empty() ? "" : "<p class=\"machine\">" + escaped(note) + "</p>\n";
+  return note.empty() ? "" : "<p class=\"machine\">" + detail::html_escaped(note) + "</p>\n";
 }
 
 std::string chart_section(const char* title, const char* id, const std::string& intro = "") {
@@ -71,9 +40,10 @@ std::string chart_section(const char* title, const char* id, const std::string& 
 // The pass's cost, and the passes that failed (their cells have no divergence).
 std::string numerics_intro(const Report& report) {
   const auto cost = detail::numerics_cost_note(report);
-  std::string out = cost.empty() ? "" : "<p class=\"note\" id=\"numerics-cost\">" + escaped(cost) + "</p>\n";
+  std::string out =
+      cost.empty() ? "" : "<p class=\"note\" id=\"numerics-cost\">" + detail::html_escaped(cost) + "</p>\n";
   for (const auto& failure : detail::numerics_failures(report))
-    out += "<p class=\"error numerics-failed\">Numerics pass failed: " + escaped(failure) + "</p>\n";
+    out += "<p class=\"error numerics-failed\">Numerics pass failed: " + detail::html_escaped(failure) + "</p>\n";
   return out;
 }
 
@@ -103,17 +73,12 @@ constexpr const char* kHowToRead =
 }  // namespace
 
 std::string render_html(const Report& report) {
-  std::string page =
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      "<title>ampbench report</title>\n<style>";
-  page += detail::kHtmlStyle;
-  page += "</style>\n</head>\n<body>\n<h1>ampbench report</h1>\n<p class=\"machine\">" +
-          escaped(detail::machine_line(report)) + "</p>\n" + peaks_paragraph(report.environment) +
-          "<p id=\"ampbench-render-status\" data-status=\"pending\">Drawing the charts (this needs JavaScript)…</p>\n" +
-          "<h2>Summary</h2>\n" + summary_table(report);
+  std::string page = detail::html_page_head("ampbench report") + "<p class=\"machine\">" +
+                     detail::html_escaped(detail::machine_line(report)) + "</p>\n" +
+                     peaks_paragraph(report.environment) + detail::html_render_status() + "<h2>Summary</h2>\n" +
+                     summary_table(report);
   for (const auto& note : {detail::failed_cells_note(report), detail::gpu_verification_note(report)}) {
-    if (!note.empty()) page += "<p class=\"note\">" + escaped(note) + "</p>\n";
+    if (!note.empty()) page += "<p class=\"note\">" + detail::html_escaped(note) + "</p>\n";
   }
   page += chart_section("Step time per mode", "chart-step-time") + chart_section("Speedup vs FP32", "chart-speedup") +
           chart_section("Peak memory per mode", "chart-memory") +
@@ -121,9 +86,7 @@ std::string render_html(const Report& report) {
           chart_section("Gradient norm (timed steps)", "chart-loss") +
           chart_section("GradScaler scale", "chart-scale") +
           chart_section("Tensor-core utilisation", "chart-tensor-cores") + kHowToRead;
-  page += "<script type=\"application/json\" id=\"ampbench-data\">" + embedded_json(report) + "</script>\n";
-  page += std::string("<script>") + detail::kHtmlErrorTrap + "</script>\n<script>" + detail::kHtmlScript +
-          "</script>\n</body>\n</html>\n";
+  page += detail::html_page_tail(report_to_text(report), detail::kHtmlScript);
   return page;
 }
 

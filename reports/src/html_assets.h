@@ -9,6 +9,9 @@ namespace ampbench::reports::detail {
 extern const char* const kHtmlStyle;
 // Registered before the main script so that even a syntax error in it is caught and shown.
 extern const char* const kHtmlErrorTrap;
-extern const char* const kHtmlScript;
+// Defines `ampbenchCharts`, the helpers both pages' scripts draw with (html_chart_kit.cpp).
+extern const char* const kHtmlChartKit;
+extern const char* const kHtmlScript;            // the run report's charts
+extern const char* const kHtmlComparisonScript;  // the comparison page's charts
 
 }  // namespace ampbench::reports::detail

@@ -21,6 +21,16 @@ figure.chart svg text { font-size: 11px; fill: #57606a; }
 .legend span::before { content: ""; display: inline-block; width: 10px; height: 10px; margin-right: 4px;
                        background: var(--swatch); border-radius: 2px; }
 .note { color: #57606a; }
+/* Verdicts, coloured as the comparison charts draw them. */
+[data-verdict="regressed"] { --verdict: #cf222e; } [data-verdict="improved"] { --verdict: #1a7f37; }
+[data-verdict="inconclusive"] { --verdict: #9a6700; } [data-verdict="unchanged"] { --verdict: #57606a; }
+[data-verdict="missing"], [data-verdict="not compared"] { --verdict: #8c959f; }
+tr[data-verdict] td.verdict, .badge { color: var(--verdict); font-weight: 600; }
+tr[data-verdict="regressed"] { background: #ffebe9; } tr[data-verdict="improved"] { background: #dafbe1; }
+p.gate { font-size: 16px; font-weight: 600; padding: 6px 10px; border-radius: 6px; }
+p.gate[data-passed="true"] { background: #dafbe1; color: #1a7f37; }
+p.gate[data-passed="false"] { background: #ffebe9; color: #cf222e; }
+.warning { color: #9a6700; font-weight: 600; }
 #ampbench-render-status[data-status="error"] { color: #cf222e; font-weight: 600; }
 )css";
 

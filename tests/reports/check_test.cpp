@@ -230,12 +230,6 @@ TEST(Compare, CellByCellWithIntervalsAndMissingCells) {
   EXPECT_LT(comparison.cells[0].u_test.p_value, 1e-6);
   EXPECT_FALSE(comparison.cells[4].comparable);  // failed in both
   ASSERT_EQ(comparison.only_in_base.size(), 1u);
-  const std::string table = render_comparison_table(comparison);
-  EXPECT_NE(table.find("+50.0% [+"), std::string::npos) << table;
-  EXPECT_NE(table.find("only in baseline: simple_cnn/bf16/cpu/default"), std::string::npos) << table;
-  const auto json = comparison_to_json(comparison);
-  EXPECT_EQ(json["cells"][0]["cell"], "simple_net/fp32/cpu/default");
-  EXPECT_EQ(json.dump().find("NaN"), std::string::npos);
 }
 
 // A cell timed in interleaved rounds (one step per round here): round r took step[r], and the

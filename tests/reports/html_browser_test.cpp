@@ -2,6 +2,7 @@
 // finishes without an error (the page marks #ampbench-render-status with data-status="ok" only
 // then), and every chart is in the DOM. A page whose script throws is caught by the same check.
 #include "ampbench/reports/html.h"
+#include "ampbench/reports/run_series.h"
 
 #include <gtest/gtest.h>
 
@@ -153,8 +154,55 @@ TEST(HtmlReport, IsSelfContainedAndCannotBeBrokenByItsData) {
   EXPECT_EQ(count(html, "http"), 1);  // the SVG namespace's name, never a fetch
   EXPECT_EQ(html.find("src="), std::string::npos);
   EXPECT_EQ(html.find("<link"), std::string::npos);
-  EXPECT_EQ(count(html, "</script>"), 3);  // data, error trap, charts: the error did not close one
+  EXPECT_EQ(count(html, "</script>"), 4);  // data, error trap, chart kit, charts: the error closed none
   EXPECT_NE(html.find("&lt;/script&gt;"), std::string::npos);
+}
+
+// The comparison page of three runs (the sample report, the same, then one with a cell 1.5x slower,
+// one missing and another torch): the script finishes, every chart is drawn, rows carry verdicts.
+ampbench::reports::RunSeries three_runs() {
+  using ampbench::testing::make_sample_report;
+  auto third = make_sample_report();
+  for (double& t : third.cells[0].step_times_s) t *= 1.5;
+  third.cells.erase(third.cells.begin() + 1);
+  third.environment.torch_version = "2.16.0";
+  return ampbench::reports::build_run_series(
+      {{"base.json", make_sample_report()}, {"second.json", make_sample_report()}, {"third.json", third}}, {});
+}
+
+TEST_F(HtmlInBrowser, ComparisonPageDrawsEveryChart) {
+  const std::string dom = rendered_dom(dir_, ampbench::reports::render_series_html(three_runs()));
+  EXPECT_NE(dom.find("id=\"ampbench-render-status\" data-status=\"ok\""), std::string::npos) << dom.substr(0, 4000);
+  // The sample's six cells, one failed in every run: five compared, the missing one left out.
+  EXPECT_EQ(count(dom, "data-chart=\"change\""), 1);
+  EXPECT_EQ(count(dom, "class=\"change-point\""), 4);
+  EXPECT_EQ(count(dom, "class=\"threshold\""), 2);
+  EXPECT_EQ(count(dom, "data-chart=\"trend-step-time\""), 5);  // every cell that ran somewhere
+  EXPECT_EQ(count(dom, "data-chart=\"trend-speedup\""), 2);    // per workload with AMP speedups
+  EXPECT_EQ(count(dom, "class=\"baseline-mark\""), 5 + 2);
+  // simple_net/fp32 in 3 runs, fp16 in 2, bf16 3, simple_cnn fp32 3, bf16 3; speedups 2 + 3 + 3.
+  EXPECT_EQ(count(dom, "class=\"trend-point\""), 14 + 8);
+  EXPECT_EQ(count(dom, "<tr data-verdict=\"regressed\">"), 1);
+  EXPECT_EQ(count(dom, "<tr data-verdict=\"missing\">"), 1);
+  EXPECT_EQ(count(dom, "<tr data-verdict=\"not compared\">"), 1);  // failed in both
+  EXPECT_NE(dom.find("<table class=\"differences\">"), std::string::npos);
+  EXPECT_NE(dom.find("<table class=\"trend\">"), std::string::npos);
+  EXPECT_EQ(dom.find("<p class=\"gate\""), std::string::npos);  // compare's page judges nothing
+}
+
+TEST_F(HtmlInBrowser, ComparisonPageWithNothingComparableStillRenders) {
+  auto failed = ampbench::testing::make_sample_report();
+  for (auto& cell : failed.cells) {
+    cell.status = ampbench::reports::CellStatus::kFailed;
+    cell.error = "out of memory";
+  }
+  const auto series = ampbench::reports::build_run_series(
+      {{"base.json", ampbench::testing::make_sample_report()}, {"cur.json", failed}}, {});
+  const std::string dom = rendered_dom(dir_, ampbench::reports::render_series_html(series, true));
+  EXPECT_NE(dom.find("id=\"ampbench-render-status\" data-status=\"ok\""), std::string::npos) << dom.substr(0, 4000);
+  EXPECT_EQ(count(dom, "data-chart=\"change-none\""), 1);
+  EXPECT_NE(dom.find("<p class=\"gate\" data-passed=\"false\">FAIL: "), std::string::npos);
+  EXPECT_EQ(count(dom, "data-chart=\"trend-step-time\""), 5);  // the baseline's points alone
 }
 
 }  // namespace

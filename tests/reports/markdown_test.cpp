@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "ampbench/reports/check.h"
+#include "ampbench/reports/run_series.h"
 #include "golden.h"
 #include "sample_report.h"
 
@@ -75,7 +76,15 @@ TEST(RenderCheckMarkdown, MatchesGolden) {
   CheckOptions options;
   const auto result = check_reports(compare_reports(base, current), options);
   expect_matches_golden(render_check_markdown(result, options), "check.md");
-  expect_matches_golden(render_comparison_markdown(compare_reports(base, current)), "compare.md");
+  expect_matches_golden(
+      render_series_markdown(build_run_series({{"base.json", base}, {"current.json", current}}, options)),
+      "compare.md");
+  Report third = current;
+  third.environment.torch_version = "2.16.0";
+  third.environment.timestamp_utc = "2025-01-03T03:04:05Z";
+  expect_matches_golden(render_series_markdown(build_run_series(
+                            {{"base.json", base}, {"current.json", current}, {"third.json", third}}, options)),
+                        "compare-three.md");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -153,12 +154,78 @@ TEST_F(ReportCommands, CheckNamesBadThresholdsAndInputs) {
 }
 
 TEST_F(ReportCommands, CompareWritesStrictJson) {
-  const auto result = ampbench_cli({"compare", good_, good_, "--format", "json"});
+  const auto copy = (dir_ / "copy.json").string();
+  std::filesystem::copy_file(good_, copy);
+  const auto result = ampbench_cli({"compare", good_, copy, "--format", "json"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out.find("NaN"), std::string::npos);
   const auto json = nlohmann::json::parse(result.out);
+  EXPECT_EQ(json["schema"], "ampbench.comparison/1");
   EXPECT_EQ(json["cells"].size(), 6u);
-  EXPECT_EQ(ampbench_cli({"compare", good_, good_, "--format", "markdown"}).out.rfind("### ampbench compare", 0), 0u);
+  EXPECT_EQ(json["cells"][0]["runs"].size(), 2u);
+  EXPECT_EQ(ampbench_cli({"compare", good_, copy, "--format", "markdown"}).out.rfind("### ampbench compare", 0), 0u);
+}
+
+// Three runs: the text has the trend, --md and --html are written, and the thresholds are check's
+// flags (a 60% slowdown allowed turns the regression into "unchanged").
+TEST_F(ReportCommands, CompareReadsManyRunsAndWritesMarkdownAndHtml) {
+  auto slower = make_sample_report();
+  for (double& t : slower.cells[0].step_times_s) t *= 1.5;
+  const auto second = (dir_ / "second.json").string();
+  const auto third = (dir_ / "third.json").string();
+  ampbench::reports::write_report_atomically(make_sample_report(), second);
+  ampbench::reports::write_report_atomically(slower, third);
+  const auto md = (dir_ / "cmp.md").string();
+  const auto html = (dir_ / "cmp.html").string();
+  const auto result = ampbench_cli({"compare", good_, second, third, "--md", md, "--html", html});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("Step time over the runs (as given)"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("+50.0% regressed"), std::string::npos) << result.out;
+  std::stringstream page;
+  page << std::ifstream(html).rdbuf();
+  EXPECT_NE(page.str().find("<tr data-verdict=\"regressed\">"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(md));
+  const auto lenient = ampbench_cli({"compare", good_, third, "--max-slowdown", "60%"});
+  EXPECT_NE(lenient.out.find("simple_net/fp32/cpu/default  unchanged"), std::string::npos) << lenient.out;
+}
+
+TEST_F(ReportCommands, CompareRefusesTooFewReportsATwiceGivenFileAndMixedKinds) {
+  const std::vector<std::string> outputs = {"--md", (dir_ / "cmp.md").string(), "--html", (dir_ / "cmp.html").string()};
+  const auto with_outputs = [&outputs](std::vector<std::string> args) {
+    args.insert(args.end(), outputs.begin(), outputs.end());
+    return args;
+  };
+  expect_bad_input(ampbench_cli(with_outputs({"compare", good_})), "compare: needs at least two reports", dir_,
+                   {"cmp.md", "cmp.html"});
+  expect_bad_input(ampbench_cli(with_outputs({"compare", good_, good_})), good_ + " is given twice (reports 1 and 2)",
+                   dir_, {"cmp.md", "cmp.html"});
+  const auto same = (dir_ / "." / "good.json").string();
+  std::filesystem::copy_file(good_, dir_ / "copy.json");
+  expect_bad_input(ampbench_cli(with_outputs({"compare", good_, (dir_ / "copy.json").string(), same})),
+                   same + " is given twice (reports 1 and 3)", dir_, {"cmp.md", "cmp.html"});
+  const auto benchmark =
+      bad_report("gb.json", R"({"context": {"num_cpus": 2}, "benchmarks": [{"name": "BM_A", "run_name": "BM_A",
+                 "run_type": "iteration", "real_time": 1.0, "time_unit": "ms"}]})");
+  expect_bad_input(ampbench_cli(with_outputs({"compare", good_, benchmark})),
+                   benchmark + ": is Google Benchmark JSON but " + good_ + " is an ampbench report", dir_,
+                   {"cmp.md", "cmp.html"});
+}
+
+TEST_F(ReportCommands, CheckWritesTheComparisonPageWithTheGatesVerdict) {
+  auto slower = make_sample_report();
+  for (double& t : slower.cells[0].step_times_s) t *= 1.5;
+  const auto current = (dir_ / "current.json").string();
+  ampbench::reports::write_report_atomically(slower, current);
+  const auto html = (dir_ / "check.html").string();
+  const auto result = ampbench_cli({"check", "--baseline", good_, "--current", current, "--html", html});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  std::stringstream page;
+  page << std::ifstream(html).rdbuf();
+  EXPECT_NE(page.str().find("<h1>ampbench check</h1>"), std::string::npos);
+  EXPECT_NE(page.str().find("<p class=\"gate\" data-passed=\"false\">FAIL: 1 of"), std::string::npos);
+  expect_bad_input(ampbench_cli({"check", "--baseline", good_, "--current", current, "--html",
+                                 (dir_ / "no-such-dir" / "check.html").string(), "--md", (dir_ / "check.md").string()}),
+                   "--html", dir_, {"check.md"});
 }
 
 TEST_F(ReportCommands, GoogleBenchmarkJsonIsAcceptedByCompareAndCheck) {

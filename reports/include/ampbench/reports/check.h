@@ -67,6 +67,12 @@ struct CheckResult {
 // the cells ran on, threads) and each matched cell's precision settings. Empty when they match.
 [[nodiscard]] std::vector<std::string> environment_mismatches(const Report& base, const Report& current);
 
+// "max slowdown 5%, max memory growth 5%, alpha 0.01": the thresholds verdicts were judged by.
+[[nodiscard]] std::string describe_check_options(const CheckOptions& options);
+// "PASS: 0 of 6 cells regressed (<thresholds>)", with the inconclusive and missing counts and, when
+// some cells had no rounds, a second line saying the U test judged them.
+[[nodiscard]] std::string check_summary_line(const CheckResult& result, const CheckOptions& options);
+
 // The verdict for people: each regressed cell with its figures, then the other notes; the last
 // line says PASS or FAIL with the counts.
 [[nodiscard]] std::string render_check_text(const CheckResult& result, const CheckOptions& options);

@@ -1,7 +1,7 @@
 // Two reports side by side, cell by cell: the change in median step time with its interval, a
 // Mann-Whitney U test on the per-step samples (what Google Benchmark's compare.py runs), and the
-// change in peak memory and loss divergence. `check` judges these comparisons; `ampbench compare`
-// prints them as a table, Markdown or JSON.
+// change in peak memory and loss divergence. `check` judges these comparisons; run_series.h reads
+// two or more reports this way and renders them (`ampbench compare`).
 #pragma once
 
 #include <compare>
@@ -9,8 +9,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "ampbench/reports/report.h"
 #include "ampbench/reports/stats.h"
@@ -65,11 +63,5 @@ struct ReportComparison {
 };
 
 [[nodiscard]] ReportComparison compare_reports(const Report& base, const Report& current);
-
-// Renderings of a comparison: aligned text, a Markdown table, and JSON (strict: null for
-// non-finite numbers).
-[[nodiscard]] std::string render_comparison_table(const ReportComparison& comparison);
-[[nodiscard]] std::string render_comparison_markdown(const ReportComparison& comparison);
-[[nodiscard]] nlohmann::json comparison_to_json(const ReportComparison& comparison);
 
 }  // namespace ampbench::reports

@@ -15,6 +15,10 @@
 
 namespace ampbench::reports {
 
+// The `schema` of a Report read from Google Benchmark JSON, so that readers can tell it from an
+// ampbench report (compare refuses to mix the two).
+inline constexpr const char* kGoogleBenchmarkSchema = "google-benchmark";
+
 // A JSON object with "context" and "benchmarks" and no "schema": Google Benchmark's output.
 [[nodiscard]] bool is_google_benchmark_json(const nlohmann::json& json);
 

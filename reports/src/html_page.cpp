@@ -1,0 +1,51 @@
+#include "html_page.h"
+
+#include "html_assets.h"
+
+namespace ampbench::reports::detail {
+
+std::string html_escaped(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string html_page_head(const std::string& title) {
+  return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +
+         html_escaped(title) + "</title>\n<style>" + kHtmlStyle + "</style>\n</head>\n<body>\n<h1>" +
+         html_escaped(title) + "</h1>\n";
+}
+
+std::string html_render_status() {
+  return "<p id=\"ampbench-render-status\" data-status=\"pending\">Drawing the charts (this needs JavaScript)…</p>\n";
+}
+
+std::string html_page_tail(const std::string& json, const char* script) {
+  // Every "<" becomes \u003c, which only occurs inside JSON strings, where the escape means the
+  // same character: the data cannot close its <script> element.
+  std::string safe;
+  safe.reserve(json.size());
+  for (const char c : json) safe += c == '<' ? std::string("\\u003c") : std::string(1, c);
+  return "<script type=\"application/json\" id=\"ampbench-data\">" + safe + "</script>\n<script>" + kHtmlErrorTrap +
+         "</script>\n<script>" + kHtmlChartKit + "</script>\n<script>" + script + "</script>\n</body>\n</html>\n";
+}
+
+}  // namespace ampbench::reports::detail
