@@ -185,6 +185,9 @@ TEST_F(ReportCommands, CompareReadsManyRunsAndWritesMarkdownAndHtml) {
   page << std::ifstream(html).rdbuf();
   EXPECT_NE(page.str().find("<tr data-verdict=\"regressed\">"), std::string::npos);
   EXPECT_TRUE(std::filesystem::exists(md));
+  const auto by_time = ampbench_cli({"compare", good_, second, third, "--order", "time", "--format", "json"});
+  ASSERT_EQ(by_time.exit_code, 0) << by_time.err;
+  EXPECT_EQ(nlohmann::json::parse(by_time.out)["order"], "time");
   const auto lenient = ampbench_cli({"compare", good_, third, "--max-slowdown", "60%"});
   EXPECT_NE(lenient.out.find("simple_net/fp32/cpu/default  unchanged"), std::string::npos) << lenient.out;
 }

@@ -50,7 +50,9 @@ class ReportCommandFailures : public ::testing::Test {
  protected:
   void SetUp() override {
     good_ = (dir_ / "good.json").string();
+    twin_ = (dir_ / "twin.json").string();  // compare refuses a file given twice
     ampbench::reports::write_report_atomically(make_sample_report(), good_);
+    ampbench::reports::write_report_atomically(make_sample_report(), twin_);
   }
   std::string crafted(const std::string& name, const std::string& text) {
     write_text(dir_ / name, text);
@@ -58,6 +60,7 @@ class ReportCommandFailures : public ::testing::Test {
   }
   ScratchDir dir_;
   std::string good_;
+  std::string twin_;
 };
 
 TEST_F(ReportCommandFailures, AlphaMustBeANumberInItsRange) {
@@ -105,7 +108,7 @@ TEST_F(ReportCommandFailures, NonUtf8TextInAReportIsNamed) {
 TEST_F(ReportCommandFailures, LostStdoutIsExit2) {
   const std::string message = "stdout: cannot write: no space left on the device";
   for (const auto& args : std::vector<std::vector<std::string>>{{"report", good_},
-                                                                {"compare", good_, good_},
+                                                                {"compare", good_, twin_},
                                                                 {"check", "--baseline", good_, "--current", good_},
                                                                 {"list"}}) {
     const auto result = ampbench_cli_to_full_disk(args);
@@ -135,7 +138,7 @@ TEST_F(ReportCommandFailures, ADirectoryInTheWayWritesNoneOfTheSet) {
 
 TEST_F(ReportCommandFailures, AnOverlongOutputPathIsNamed) {
   const auto path = (dir_ / std::string(5000, 'x')).string();
-  expect_refused(ampbench_cli({"compare", good_, good_, "--out", path}), "--out " + path.substr(0, 40));
+  expect_refused(ampbench_cli({"compare", good_, twin_, "--out", path}), "--out " + path.substr(0, 40));
   expect_refused(ampbench_cli({"report", path}), ": cannot read: File name too long");
 }
 
