@@ -1,16 +1,29 @@
-# Installs ampbench::amp (the autocast scope and GradScaler) as a CMake package, so a LibTorch
-# project can do find_package(ampbench) and link ampbench::amp.
+# Installs ampbench as a CMake package. ampbench::amp (the autocast scope and GradScaler) needs
+# only LibTorch. ampbench::main (the whole CLI as a library) and the workload API under it
+# (ampbench::workloads, ampbench::harness, ampbench::reports) also need nlohmann_json and CLI11,
+# and the CUDA toolkit when ampbench was built with it; the config loads them as the component
+# "main" when those are found.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(AMPBENCH_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/ampbench")
 # ampbench::torch is not exported: the package config makes it from the consumer's LibTorch.
-# The include folder comes from ampbench_amp's INSTALL_INTERFACE alone.
 install(TARGETS ampbench_amp EXPORT ampbenchTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(DIRECTORY amp/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT ampbenchTargets NAMESPACE ampbench:: DESTINATION ${AMPBENCH_INSTALL_CMAKEDIR})
+
+set(ampbench_main_targets ampbench_reports ampbench_workloads ampbench_kernel_classifier ampbench_harness
+    ampbench_report_commands ampbench_cli ampbench_main)
+if(AMPBENCH_WITH_CUDA)
+  list(APPEND ampbench_main_targets ampbench_kernel_activity ampbench_cupti)
+endif()
+install(TARGETS ${ampbench_main_targets} EXPORT ampbenchMainTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(EXPORT ampbenchMainTargets NAMESPACE ampbench:: DESTINATION ${AMPBENCH_INSTALL_CMAKEDIR})
+foreach(library amp reports workloads harness)
+  install(DIRECTORY ${library}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+endforeach()
 
 configure_package_config_file(cmake/ampbenchConfig.cmake.in
   "${CMAKE_CURRENT_BINARY_DIR}/ampbenchConfig.cmake" INSTALL_DESTINATION ${AMPBENCH_INSTALL_CMAKEDIR})

@@ -1,4 +1,5 @@
 // `ampbench list`: the workloads, modes, presets and devices a run can use.
+#include <algorithm>
 #include <iomanip>
 #include <sstream>
 
@@ -15,23 +16,23 @@ namespace ampbench::cli {
 Action add_list_command(CLI::App& app) {
   app.add_subcommand("list", "List workloads, modes, presets and devices");
   return [] {
+    const auto known = workloads::known_workloads();
+    // One name column for every section, wide enough for the longest name (users' included).
+    std::size_t width = 14;
+    for (const auto& workload : known) width = std::max(width, workload.name.size() + 2);
+    const auto row = [width](std::ostringstream& out, const std::string& name, const std::string& text) {
+      out << "  " << std::left << std::setw(static_cast<int>(width)) << name << text << "\n";
+    };
     std::ostringstream out;
     out << "workloads\n";
-    for (const auto& workload : workloads::known_workloads()) {
-      out << "  " << std::left << std::setw(14) << workload.name << workload.summary << "\n";
-    }
+    for (const auto& workload : known) row(out, workload.name, workload.summary);
     out << "modes\n";
-    for (const auto& mode : harness::known_modes()) {
-      out << "  " << std::left << std::setw(14) << mode.name << mode.summary << "\n";
-    }
+    for (const auto& mode : harness::known_modes()) row(out, mode.name, mode.summary);
     out << "presets\n";
-    for (const auto& preset : workloads::known_presets()) {
-      out << "  " << std::left << std::setw(14) << preset.name << preset.summary << "\n";
-    }
+    for (const auto& preset : workloads::known_presets()) row(out, preset.name, preset.summary);
     out << "devices\n";
     const auto environment = harness::probe_environment();
-    for (const auto& device : environment.devices)
-      out << "  " << std::left << std::setw(14) << device.name << device.model << "\n";
+    for (const auto& device : environment.devices) row(out, device.name, device.model);
     if (environment.cuda_status != "available") out << "  (cuda " << environment.cuda_status << ")\n";
     print_to_stdout(out.str());
     return kExitSuccess;

@@ -1,25 +1,31 @@
 // The ampbench command line: parses, dispatches to one subcommand, and maps every error to the
 // documented exit codes (0 success, 1 regression or failed cells, 2 bad usage or input, 3 an
-// internal error).
+// internal error). Also the main() of ampbench::main: a program that registers its own workloads
+// (workloads/registry.h) and links it is this CLI over them and the built-in ones.
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <string>
 
 #include "ampbench/harness/build_info.h"
 #include "ampbench/reports/run_config.h"
+#include "ampbench/workloads/registry.h"
 #include "commands.h"
 #include "exit_codes.h"
 
 namespace {
 
-constexpr const char* kUsage = "usage: ampbench <env|run|list|report|compare|check> [options]; see 'ampbench --help'";
+// The program's own name: "ampbench", or the user's binary built on ampbench::main.
+std::string program_name = "ampbench";
 
 int bad_usage(const std::string& message) {
   // One line for the error, one for the usage: nothing else on stderr.
   std::string line = message.substr(0, message.find('\n'));
-  std::cerr << "ampbench: error: " << line << "\n" << kUsage << "\n";
+  std::cerr << program_name << ": error: " << line << "\n"
+            << "usage: " << program_name << " <env|run|list|report|compare|check> [options]; see '" << program_name
+            << " --help'\n";
   return ampbench::cli::kExitBadInput;
 }
 
@@ -27,8 +33,14 @@ int bad_usage(const std::string& message) {
 
 int main(int argc, char** argv) {
   using namespace ampbench;
+  if (argc > 0) program_name = std::filesystem::path(argv[0]).filename().string();
+  // A workload registered twice, or without a name, is bad input before any command runs.
+  if (const auto errors = workloads::registration_errors(); !errors.empty()) {
+    return bad_usage(errors.front() +
+                     (errors.size() > 1 ? " (and " + std::to_string(errors.size() - 1) + " more)" : ""));
+  }
   CLI::App app{"ampbench: what mixed precision buys a LibTorch training workload, and what it costs"};
-  app.name("ampbench");
+  app.name(program_name);
   app.set_version_flag("--version", std::string("ampbench ") + std::string(harness::ampbench_version()) + " (" +
                                         std::string(harness::ampbench_git_revision()) + ")");
   app.require_subcommand(1);

@@ -3,6 +3,7 @@
 #include <ATen/Context.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "ampbench/workloads/preset.h"
 #include "ampbench/workloads/registry.h"
@@ -60,6 +61,13 @@ ModeSession::ModeSession(const WorkloadTask& task, const Mode& mode, c10::Device
   optimizer_ = workload_->make_optimizer();
   if (mode.grad_scaler) scaler_.emplace(device.type());
   for (std::int64_t index = 0; index < kBatchPool; ++index) batches_.push_back(workload_->make_batch(index));
+  // A user's batch on another device would fail deep inside the first forward; say which.
+  for (const auto* tensor : {&batches_.front().input, &batches_.front().target}) {
+    if (tensor->device() != device) {
+      throw std::invalid_argument("workload '" + task.workload + "': make_batch(0) returned a tensor on " +
+                                  tensor->device().str() + ", the run's device is " + device.str());
+    }
+  }
   step_.emplace(
       TrainingStep{*workload_, *optimizer_, scaler_ ? &*scaler_ : nullptr, &grad_norms_, mode_, device.type()});
   ledger_.end(memory);

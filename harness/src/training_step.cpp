@@ -4,6 +4,7 @@
 
 #include <limits>
 #include <optional>
+#include <stdexcept>
 
 #include "nvtx_ranges.h"
 
@@ -17,6 +18,10 @@ torch::Tensor TrainingStep::run(const workloads::Batch& batch, bool inject_overf
     std::optional<amp::Autocast> autocast;
     if (mode.autocast) autocast.emplace(device_type, mode.compute_dtype);
     loss = workload.loss(batch);
+  }
+  if (loss.dim() != 0) {
+    throw std::invalid_argument("workload '" + workload.name() + "': loss() returned a tensor of shape " +
+                                c10::str(loss.sizes()) + ", not a scalar");
   }
   if (inject_overflow) loss = loss * std::numeric_limits<float>::infinity();
   if (scaler == nullptr) {

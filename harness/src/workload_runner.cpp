@@ -9,6 +9,7 @@
 
 #include "ampbench/harness/detail/interleaved_rounds.h"
 #include "ampbench/harness/detail/mode_session.h"
+#include "ampbench/harness/flop_count.h"
 #include "ampbench/harness/memory_meters.h"
 #include "ampbench/harness/replayed_steps.h"
 #include "ampbench/harness/training_state_snapshot.h"
@@ -102,7 +103,9 @@ void fill_throughput(detail::ModeSession& session, reports::CellResult& cell) {
   auto& workload = session.workload();
   throughput.samples_per_step = workload.samples_per_step();
   throughput.tokens_per_step = workload.tokens_per_step();
-  throughput.flops_per_step = workload.flops_per_step();
+  const auto flops = step_flops(workload);
+  throughput.flops_per_step = flops.flops_per_step;
+  throughput.flops_source = flops.source;
   detail::derive_step_figures(cell);
 }
 

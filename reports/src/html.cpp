@@ -77,7 +77,8 @@ std::string render_html(const Report& report) {
                      detail::html_escaped(detail::machine_line(report)) + "</p>\n" +
                      peaks_paragraph(report.environment) + detail::html_render_status() + "<h2>Summary</h2>\n" +
                      summary_table(report);
-  for (const auto& note : {detail::failed_cells_note(report), detail::gpu_verification_note(report)}) {
+  for (const auto& note :
+       {detail::failed_cells_note(report), detail::gpu_verification_note(report), detail::counted_flops_note(report)}) {
     if (!note.empty()) page += "<p class=\"note\">" + detail::html_escaped(note) + "</p>\n";
   }
   page += chart_section("Step time per mode", "chart-step-time") + chart_section("Speedup vs FP32", "chart-speedup") +

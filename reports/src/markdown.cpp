@@ -114,6 +114,7 @@ std::string render_markdown(const Report& report) {
                     gemm_peaks(report.environment) + summary_table(report);
   if (const auto note = detail::failed_cells_note(report); !note.empty()) out += "\n" + note + "\n";
   if (const auto note = detail::gpu_verification_note(report); !note.empty()) out += "\n" + note + "\n";
+  if (const auto note = detail::counted_flops_note(report); !note.empty()) out += "\n" + note + "\n";
   return out + failed_cells(report) + numerics_notes(report) + precision_table(report) + host_time_table(report) +
          kHowToRead;
 }

@@ -96,6 +96,10 @@ Throughput read_throughput(const json& in, const std::string& path) {
   value.samples_per_s = fields.number_or_null("samples_per_s");
   value.tokens_per_s = fields.number_or_null("tokens_per_s");
   value.flops_per_step = fields.number_or_null("flops_per_step");
+  // Reports written before user workloads say nothing of where their FLOPs came from.
+  if (const auto* source = fields.optional("flops_source")) {
+    value.flops_source = read_string(*source, fields.path_of("flops_source"));
+  }
   value.achieved_flops_per_s = fields.number_or_null("achieved_flops_per_s");
   if (const auto* peak = fields.optional("fraction_of_peak")) {
     value.fraction_of_peak = read_number_or_null(*peak, fields.path_of("fraction_of_peak"));

@@ -54,6 +54,7 @@ void to_json(nlohmann::json& out, const Throughput& value) {
          {"samples_per_s", number(value.samples_per_s)},
          {"tokens_per_s", number(value.tokens_per_s)},
          {"flops_per_step", number(value.flops_per_step)},
+         {"flops_source", value.flops_source},
          {"achieved_flops_per_s", number(value.achieved_flops_per_s)},
          {"fraction_of_peak", json_number(value.fraction_of_peak)},
          {"stop_reason", value.stop_reason}};

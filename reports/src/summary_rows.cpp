@@ -72,6 +72,21 @@ std::string failed_cells_note(const Report& report) {
   return std::to_string(failed) + " of " + std::to_string(report.cells.size()) + " cells failed.";
 }
 
+std::string counted_flops_note(const Report& report) {
+  std::vector<std::string> workloads;
+  for (const auto& cell : report.cells) {
+    if (cell.throughput.flops_source == "counted" &&
+        std::find(workloads.begin(), workloads.end(), cell.workload) == workloads.end())
+      workloads.push_back(cell.workload);
+  }
+  if (workloads.empty()) return "";
+  std::string names;
+  for (const auto& name : workloads) names += (names.empty() ? "" : ", ") + name;
+  return "FLOPs per step counted by ampbench (3x one forward's matrix products, convolutions and attention; the "
+         "workload states none): " +
+         names + ".";
+}
+
 std::string gpu_verification_note(const Report& report) {
   const bool any_gpu = std::any_of(report.cells.begin(), report.cells.end(),
                                    [](const CellResult& cell) { return cell.device.rfind("cuda", 0) == 0; });

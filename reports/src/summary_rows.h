@@ -26,6 +26,9 @@ struct SummaryRow {
 [[nodiscard]] std::string gemm_peaks_note(const Environment& environment);
 // "1 of 6 cells failed." or empty when none did.
 [[nodiscard]] std::string failed_cells_note(const Report& report);
+// "FLOPs per step counted by ampbench (3x one forward's matrix products, convolutions and
+// attention; the workload states none): residual_cnn." or empty when every workload stated its own.
+[[nodiscard]] std::string counted_flops_note(const Report& report);
 // For reports with CUDA cells, the GPU-verification status the run recorded in its environment
 // (README "What has been verified"), as a note. Empty otherwise, and for reports without one.
 [[nodiscard]] std::string gpu_verification_note(const Report& report);

@@ -20,6 +20,7 @@ std::string render_table(const Report& report) {
   if (const auto peaks = detail::gemm_peaks_note(report.environment); !peaks.empty()) out += peaks + "\n";
   if (const auto note = detail::failed_cells_note(report); !note.empty()) out += note + "\n";
   if (const auto note = detail::gpu_verification_note(report); !note.empty()) out += note + "\n";
+  if (const auto note = detail::counted_flops_note(report); !note.empty()) out += note + "\n";
   return out;
 }
 

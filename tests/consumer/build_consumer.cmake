@@ -1,6 +1,7 @@
 # cmake -P script: install, move the install elsewhere, check that its CMake files name nothing of
 # the tree that built it, then configure the consumer against the moved copy with LibTorch given
-# the way a LibTorch user gives it (CMAKE_PREFIX_PATH), build it and run it.
+# the way a LibTorch user gives it (CMAKE_PREFIX_PATH), build it and run it: RUN, a command run
+# with the consumer's build folder as its last argument (by default its amp_consumer binary).
 function(run)
   execute_process(COMMAND ${ARGV} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
@@ -36,5 +37,10 @@ run("${CMAKE_COMMAND}" -E env "CMAKE_PREFIX_PATH=${TORCH_PREFIX}" --unset=VIRTUA
     # The producer's flags: a library built with sanitizers needs them at the consumer's link too.
     "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}")
 run("${CMAKE_COMMAND}" --build "${WORK_DIR}/build")
-run("${WORK_DIR}/build/amp_consumer")
+if(RUN)
+  separate_arguments(run_command UNIX_COMMAND "${RUN}")
+  run(${run_command} "${WORK_DIR}/build")
+else()
+  run("${WORK_DIR}/build/amp_consumer")
+endif()
 message("${last_output}")

@@ -140,7 +140,7 @@ class TinyLossRegression final : public Workload {
     auto target = teacher_->forward(input);
     return {input, target};
   }
-  double flops_per_step() const override { return 3.0 * 2.0 * 64 * (16 * 64 + 64); }
+  std::optional<double> flops_per_step() const override { return 3.0 * 2.0 * 64 * (16 * 64 + 64); }
   std::int64_t samples_per_step() const override { return 64; }
 
  private:

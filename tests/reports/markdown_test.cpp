@@ -67,6 +67,15 @@ TEST(RenderMarkdown, GpuVerificationNoteComesFromTheReport) {
   EXPECT_NE(render_markdown(report).find("Note: verified on H100 by ampbench 9.9."), std::string::npos);
 }
 
+// Where a workload's FLOPs came from is said when ampbench counted them, and only then.
+TEST(RenderMarkdown, NamesTheWorkloadsWhoseFlopsWereCounted) {
+  Report report = make_sample_report();
+  EXPECT_EQ(render_markdown(report).find("FLOPs per step counted"), std::string::npos);
+  report.cells[0].throughput.flops_source = "counted";
+  report.cells[1].throughput.flops_source = "counted";
+  EXPECT_NE(render_markdown(report).find("attention; the workload states none): simple_net.\n"), std::string::npos);
+}
+
 TEST(RenderCheckMarkdown, MatchesGolden) {
   const Report base = make_sample_report();
   Report current = base;

@@ -35,7 +35,7 @@ TEST(Workloads, TheSameIndexGivesTheSameBatchAndTheSameInitialWeights) {
 TEST(Workloads, SeedPresetsAreTheTutorialsSizes) {
   auto net = make_workload("simplenet", seed_preset());
   EXPECT_EQ(net->samples_per_step(), 100);
-  EXPECT_DOUBLE_EQ(net->flops_per_step(), 3.0 * 2 * 100 * 10 * 1);
+  EXPECT_DOUBLE_EQ(net->flops_per_step().value(), 3.0 * 2 * 100 * 10 * 1);
   auto cnn = make_workload("simplecnn", seed_preset());
   EXPECT_EQ(cnn->samples_per_step(), 64);
   EXPECT_NE(cnn->describe().find("fc 4096->10"), std::string::npos) << cnn->describe();  // 64*8*8, not 64*16*16

@@ -109,7 +109,7 @@ class SimpleCnn final : public Workload {
     return {input.to(options_.device), target.to(options_.device)};
   }
 
-  double flops_per_step() const override {
+  std::optional<double> flops_per_step() const override {
     const double b = static_cast<double>(size_.batch);
     const double hw = static_cast<double>(size_.image * size_.image);
     const double conv1 = 2.0 * b * size_.channels1 * hw * 3 * 9;

@@ -83,7 +83,7 @@ class SimpleNet final : public Workload {
     return {std::move(input), std::move(target)};
   }
 
-  double flops_per_step() const override {
+  std::optional<double> flops_per_step() const override {
     double forward = 0.0;
     std::int64_t width = size_.inputs;
     for (const auto hidden : size_.hidden) {

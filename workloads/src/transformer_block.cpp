@@ -113,7 +113,7 @@ class TransformerBlock final : public Workload {
     return {std::move(input), std::move(target)};
   }
 
-  double flops_per_step() const override {
+  std::optional<double> flops_per_step() const override {
     const double tokens = static_cast<double>(tokens_per_step());
     const double d = static_cast<double>(size_.d_model);
     const double projections = 2.0 * tokens * d * (3 * d) + 2.0 * tokens * d * d;

@@ -55,6 +55,9 @@ struct Throughput {
   double samples_per_s = 0.0;        // samples_per_step / median step time
   double tokens_per_s = 0.0;
   double flops_per_step = 0.0;  // forward + backward, from the workload's shapes
+  // Where flops_per_step came from: "workload" (stated by it) or "counted" (3x one forward's matrix
+  // product, convolution and attention FLOPs, from amp's op counters). Empty in older reports.
+  std::string flops_source;
   double achieved_flops_per_s = 0.0;
   // Achieved FLOP/s over the measured GEMM peak for the compute dtype; absent when no peak was
   // measured.

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The examples as a user runs them: usage: run_examples.sh PYTHON SOURCE_DIR BUILD_DIR.
+# Every CPU mode of each example completes, the report validates against the schema, the residual
+# CNN's FLOPs are counted (within 5% of the hand count) and the GRU's are the ones it states.
+set -euo pipefail
+python=$1 source_dir=$2 build=$3
+out="$build/runs"
+rm -rf "$out"
+for example in mlp residual_cnn gru_classifier; do
+  "$build/$example" list | grep -q "^  *$example " || { echo "$example: not listed" >&2; "$build/$example" list >&2; exit 1; }
+  "$build/$example" run --workloads "$example" --preset seed --replicates 1 --steps 12 --time-cap 2 \
+    --numerics-steps 8 --out "$out/$example" > "$out-$example.log" 2>&1 || { cat "$out-$example.log" >&2; exit 1; }
+  "$python" "$source_dir/tests/reports/validate_schema.py" "$source_dir/reports/schema/report.schema.json" \
+    "$out/$example/report.json"
+done
+"$python" - "$out" <<'PY'
+import json, sys
+out = sys.argv[1]
+def cells(example):
+    report = json.load(open(f"{out}/{example}/report.json"))
+    modes = {c["mode"]: c for c in report["cells"]}
+    assert sorted(modes) == ["bf16", "fp16", "fp32"], f"{example}: modes {sorted(modes)}"
+    for mode, cell in modes.items():
+        assert cell["status"] == "ok", f"{example} {mode}: {cell.get('error')}"
+    return modes
+# examples/residual_cnn.cpp at batch 32: stem 3->16 and four 16->16 3x3 convs on 32x32, fc 16->10.
+pixels, batch = 32 * 32, 32
+hand = 3 * (2 * batch * 16 * pixels * 3 * 9 + 4 * 2 * batch * 16 * pixels * 16 * 9 + 2 * batch * 16 * 10)
+for mode, cell in cells("residual_cnn").items():
+    flops = cell["throughput"]["flops_per_step"]
+    assert cell["throughput"]["flops_source"] == "counted", cell["throughput"]["flops_source"]
+    assert abs(flops / hand - 1) <= 0.05, f"residual_cnn {mode}: counted {flops:.4g}, hand {hand:.4g}"
+for mode, cell in cells("mlp").items():
+    assert cell["throughput"]["flops_source"] == "counted", cell["throughput"]["flops_source"]
+for mode, cell in cells("gru_classifier").items():
+    assert cell["throughput"]["flops_source"] == "workload", cell["throughput"]["flops_source"]
+print(f"residual_cnn FLOPs per step: counted {flops:.6g}, hand count {hand:.6g}")
+PY
+echo "examples: ok"
