@@ -31,6 +31,7 @@ struct RunFlags {
   std::optional<std::string> out;
   bool no_isolate = false;
   bool no_cupti = false;
+  bool no_breakdown = false;
 };
 
 constexpr std::uintmax_t kMaxConfigBytes = 1 << 20;  // a settings file is a few hundred bytes
@@ -89,6 +90,7 @@ int run(const RunFlags& flags) {
   if (flags.out) out = *flags.out;
   if (flags.no_isolate) config.isolate = false;
   if (flags.no_cupti) config.cupti = false;
+  if (flags.no_breakdown) config.breakdown = false;
   const auto plan = harness::plan_run(std::move(config));
   try {
     require_writable_out(out);
@@ -147,6 +149,8 @@ Action add_run_command(CLI::App& app) {
   command->add_flag(
       "--no-cupti", flags->no_cupti,
       "No CUPTI collection of ampbench's own (tensor-core metrics), e.g. under Nsight Systems or Compute");
+  command->add_flag("--no-breakdown", flags->no_breakdown,
+                    "No profiled time breakdown per cell (its findings in 'Why' and 'ampbench explain' say so)");
   return [flags] { return run(*flags); };
 }
 

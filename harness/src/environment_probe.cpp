@@ -10,8 +10,12 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <set>
+#include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "ampbench/harness/build_info.h"
 #include "gpu_environment.h"
@@ -28,6 +32,25 @@ std::string cpu_model_name() {
     }
   }
   return "unknown";
+}
+
+// The ISA flags of /proc/cpuinfo that decide low-precision GEMM speed on a CPU, those present.
+std::vector<std::string> gemm_relevant_cpu_flags() {
+  static const std::vector<std::string> kRelevant = {"avx2",        "fma",      "f16c",        "avx512f",
+                                                     "avx512_vnni", "avx_vnni", "avx512_bf16", "avx512_fp16",
+                                                     "amx_tile",    "amx_bf16", "amx_fp16"};
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    if (line.rfind("flags", 0) != 0) continue;
+    std::istringstream words(line.substr(line.find(':') + 1));
+    std::set<std::string> flags{std::istream_iterator<std::string>(words), std::istream_iterator<std::string>()};
+    std::vector<std::string> present;
+    for (const auto& flag : kRelevant) {
+      if (flags.contains(flag)) present.push_back(flag);
+    }
+    return present;
+  }
+  return {};
 }
 
 std::string utc_now_iso8601() {
@@ -82,6 +105,7 @@ reports::Environment probe_environment() {
   environment.hostname = host_name();
   environment.cpu_model = cpu_model_name();
   environment.cpu_capability = at::get_cpu_capability();
+  environment.cpu_flags = gemm_relevant_cpu_flags();
   environment.threads = at::get_num_threads();
   environment.torch_version = TORCH_VERSION;
   environment.torch_library = loaded_torch_library();

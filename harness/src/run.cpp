@@ -14,6 +14,7 @@
 #include "ampbench/harness/gemm_peak.h"
 #include "ampbench/harness/mode.h"
 #include "ampbench/harness/numerics_pass.h"
+#include "ampbench/reports/explain.h"
 #include "ampbench/reports/report_json.h"
 #include "ampbench/reports/roofline.h"
 #include "ampbench/workloads/preset.h"
@@ -311,6 +312,7 @@ reports::Report run(const RunPlan& plan, const RunObserver& observe) {
   report.cells = run_workloads(plan, notify);
   relate_to_fp32(report);
   reports::fill_fractions_of_peak(report);
+  report.explanation = reports::explain(report);
   return report;
 }
 

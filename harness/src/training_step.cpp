@@ -11,6 +11,8 @@
 namespace ampbench::harness::detail {
 
 torch::Tensor TrainingStep::run(const workloads::Batch& batch, bool inject_overflow) const {
+  // The whole step as one profiler scope: where the time breakdown's steps begin and end.
+  RECORD_USER_SCOPE("ampbench::step");
   optimizer.zero_grad();
   torch::Tensor loss;
   {

@@ -12,6 +12,7 @@
 #include "ampbench/harness/flop_count.h"
 #include "ampbench/harness/memory_meters.h"
 #include "ampbench/harness/replayed_steps.h"
+#include "ampbench/harness/time_breakdown.h"
 #include "ampbench/harness/training_state_snapshot.h"
 #include "ampbench/harness/workload_task.h"
 #include "device_hooks.h"
@@ -23,7 +24,7 @@ namespace ampbench::harness {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr std::int64_t kProfiledSteps = 3;  // per CUPTI replay pass, after the timed rounds (GPU only)
+constexpr std::int64_t kProfiledSteps = 3;  // after the timed rounds: the time breakdown, each CUPTI replay pass
 
 void fail(reports::CellResult& cell, const std::exception& error) {
   cell.status = reports::CellStatus::kFailed;
@@ -209,6 +210,10 @@ void measure(const WorkloadTask& task, std::vector<ModeSlot>& slots, const Workl
             std::shared_ptr<TrainingStateSnapshot> state = session.snapshot_training_state();
             return [state] { state->restore(); };
           });
+      if (task.config.breakdown) {
+        profiled.before_pass();
+        slot.cell.breakdown = profile_time_breakdown(profiled.run_pass, kProfiledSteps);
+      }
       slot.cell.tensor_cores = detail::profile_tensor_cores(device, profiled, task.config.cupti);
     } catch (const std::exception& error) {
       fail(slot.cell, error);

@@ -38,6 +38,7 @@ void to_json(nlohmann::json& out, const Environment& environment) {
          {"hostname", environment.hostname},
          {"cpu_model", environment.cpu_model},
          {"cpu_capability", environment.cpu_capability},
+         {"cpu_flags", environment.cpu_flags},
          {"threads", environment.threads},
          {"torch_version", environment.torch_version},
          {"torch_library", environment.torch_library},

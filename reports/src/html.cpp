@@ -2,7 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ampbench/reports/explain.h"
 #include "ampbench/reports/report_json.h"
+#include "breakdown_rows.h"
 #include "format.h"
 #include "html_assets.h"
 #include "html_page.h"
@@ -47,6 +49,38 @@ std::string numerics_intro(const Report& report) {
   return out;
 }
 
+// "Why": the findings per cell, then where each profiled cell's step time goes.
+std::string why_section(const Report& report) {
+  std::string out;
+  if (!report.explanation.empty()) {
+    out += "<h2>Why</h2>\n";
+    std::string cell;
+    for (const auto& finding : report.explanation) {
+      if (finding.cell != cell) {
+        out += (cell.empty() ? "" : "</ul>\n") + std::string("<h3>") + detail::html_escaped(finding.cell) +
+               "</h3>\n<ul class=\"why\">\n";
+        cell = finding.cell;
+      }
+      out += "<li data-finding=\"" + detail::html_escaped(finding.id) + "\">" + detail::html_escaped(finding.sentence) +
+             "</li>\n";
+    }
+    out += "</ul>\n";
+  }
+  const auto breakdown = detail::breakdown_table(report);
+  if (breakdown.rows.empty()) return out;
+  out +=
+      "<h2>Where the step time goes</h2>\n<p class=\"note\">Profiled steps after the timed ones; self time per "
+      "step by category.</p>\n<div class=\"table-wrap\"><table class=\"breakdown\"><thead><tr>";
+  for (const auto& title : breakdown.header) out += "<th>" + detail::html_escaped(title) + "</th>";
+  out += "</tr></thead><tbody>\n";
+  for (const auto& row : breakdown.rows) {
+    out += "<tr>";
+    for (const auto& text : row) out += "<td>" + detail::html_escaped(text) + "</td>";
+    out += "</tr>\n";
+  }
+  return out + "</tbody></table></div>\n";
+}
+
 constexpr const char* kHowToRead =
     "<h2>How to read this</h2>\n<ul class=\"note\">\n"
     "<li>Step time: the modes of a workload take turns step by step, in rounds, in several worker processes per "
@@ -68,7 +102,11 @@ constexpr const char* kHowToRead =
     "to 3x, not clearly beyond what an irrelevant change does; &ldquo;diverged&rdquo;: more than 3x (the dashed "
     "line); &ldquo;non-finite loss&rdquo;: an AMP eval loss was NaN or infinite. The pass&rsquo;s cost is stated "
     "above its charts.</li>\n"
-    "<li>GradScaler scale: red dots mark steps skipped because a gradient was not finite.</li>\n</ul>\n";
+    "<li>GradScaler scale: red dots mark steps skipped because a gradient was not finite.</li>\n"
+    "<li>Why and where the step time goes: three profiled steps per cell after the timed ones, under LibTorch&rsquo;s "
+    "profiler; each op&rsquo;s self time by category (matrix products by dtype, casts, ops kept in float32, "
+    "elementwise, optimizer, GradScaler, the rest); the findings rest on them and on the GEMM peaks "
+    "(<code>ampbench explain</code>).</li>\n</ul>\n";
 
 }  // namespace
 
@@ -81,6 +119,7 @@ std::string render_html(const Report& report) {
        {detail::failed_cells_note(report), detail::gpu_verification_note(report), detail::counted_flops_note(report)}) {
     if (!note.empty()) page += "<p class=\"note\">" + detail::html_escaped(note) + "</p>\n";
   }
+  page += why_section(report);
   page += chart_section("Step time per mode", "chart-step-time") + chart_section("Speedup vs FP32", "chart-speedup") +
           chart_section("Peak memory per mode", "chart-memory") +
           chart_section("Divergence and loss (numerics pass)", "chart-numerics", numerics_intro(report)) +

@@ -1,6 +1,8 @@
 #include "ampbench/reports/markdown.h"
 
+#include "ampbench/reports/explain.h"
 #include "ampbench/reports/stats.h"
+#include "breakdown_rows.h"
 #include "format.h"
 #include "markdown_table.h"
 #include "numerics_notes.h"
@@ -83,6 +85,16 @@ std::string host_time_table(const Report& report) {
   return any ? "\n**Device vs host time per step**\n\n" + table.render() : "";
 }
 
+// Where each profiled cell's step time goes (time_breakdown.h in the harness).
+std::string breakdown_section(const Report& report) {
+  const auto breakdown = detail::breakdown_table(report);
+  if (breakdown.rows.empty()) return "";
+  detail::MarkdownTable table(breakdown.header);
+  for (const auto& row : breakdown.rows) table.add_row(row);
+  return "\n**Where the step time goes** (profiled steps after the timed ones; self time per step)\n\n" +
+         table.render();
+}
+
 constexpr const char* kHowToRead =
     "\n<details><summary>How to read this</summary>\n\n"
     "- Step time: the modes of a workload take turns step by step, in rounds, in several worker processes per "
@@ -104,7 +116,11 @@ constexpr const char* kHowToRead =
     "1x the floor; \"above the floor\": up to 3x, not clearly beyond what an irrelevant change does; \"diverged\": "
     "more than 3x; \"non-finite loss\": an AMP eval loss was NaN or infinite. The pass's cost is stated below "
     "the table.\n"
-    "- Skipped steps: steps the GradScaler skipped because a gradient was not finite.\n\n"
+    "- Skipped steps: steps the GradScaler skipped because a gradient was not finite.\n"
+    "- Why and where the step time goes: three profiled steps per cell after the timed ones, under LibTorch's "
+    "profiler; each op's self time by category (matrix products by dtype, casts, ops kept in float32, "
+    "elementwise, optimizer, GradScaler, the rest); the findings rest on them and on the GEMM peaks "
+    "(`ampbench explain`).\n\n"
     "</details>\n";
 
 }  // namespace
@@ -115,8 +131,9 @@ std::string render_markdown(const Report& report) {
   if (const auto note = detail::failed_cells_note(report); !note.empty()) out += "\n" + note + "\n";
   if (const auto note = detail::gpu_verification_note(report); !note.empty()) out += "\n" + note + "\n";
   if (const auto note = detail::counted_flops_note(report); !note.empty()) out += "\n" + note + "\n";
-  return out + failed_cells(report) + numerics_notes(report) + precision_table(report) + host_time_table(report) +
-         kHowToRead;
+  const auto why = render_why_markdown(report.explanation);
+  return out + failed_cells(report) + (why.empty() ? "" : "\n" + why) + breakdown_section(report) +
+         numerics_notes(report) + precision_table(report) + host_time_table(report) + kHowToRead;
 }
 
 }  // namespace ampbench::reports

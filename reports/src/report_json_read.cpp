@@ -331,6 +331,40 @@ Rounds read_rounds(const json& in, const std::string& path, std::size_t timed_st
   return value;
 }
 
+TimeBreakdown read_breakdown(const json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  TimeBreakdown value;
+  value.steps = fields.integer_in("steps", 1, kMaxRounds);
+  value.step_time_s = read_finite_number(fields.required("step_time_s"), fields.path_of("step_time_s"));
+  value.categories = read_array<TimeCategory>(
+      fields.required("categories"), fields.path_of("categories"), [](const json& item, const std::string& at) {
+        ObjectReader category(item, at);
+        TimeCategory read{category.text("name"), read_finite_number(category.required("seconds_per_step"),
+                                                                    category.path_of("seconds_per_step"))};
+        category.finish();
+        return read;
+      });
+  value.unattributed_s = read_finite_number(fields.required("unattributed_s"), fields.path_of("unattributed_s"));
+  value.method = fields.text("method");
+  fields.finish();
+  return value;
+}
+
+Finding read_finding(const json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  Finding value;
+  value.id = fields.text("id");
+  value.cell = fields.text("cell");
+  value.sentence = fields.text("sentence");
+  const auto& evidence = fields.required("evidence");
+  if (!evidence.is_object())
+    fail_at(fields.path_of("evidence"), std::string("expected an object, got ") + evidence.type_name());
+  for (const auto& [name, figure] : evidence.items())
+    value.evidence.emplace_back(name, read_number_or_null(figure, fields.path_of("evidence") + "." + name));
+  fields.finish();
+  return value;
+}
+
 CellResult read_cell(const json& in, const std::string& path) {
   ObjectReader fields(in, path);
   CellResult value;
@@ -363,6 +397,7 @@ CellResult read_cell(const json& in, const std::string& path) {
   }
   value.speedup_vs_fp32 = optional_object("speedup_vs_fp32", read_ratio);
   value.memory_ratio_vs_fp32 = optional_object("memory_ratio_vs_fp32", read_ratio);
+  value.breakdown = optional_object("breakdown", read_breakdown);  // absent in older reports
   fields.finish();
   require_judgeable(value, path);
   return value;

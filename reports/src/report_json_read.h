@@ -24,6 +24,7 @@ namespace ampbench::reports::detail {
 [[nodiscard]] RoundEstimate read_round_estimate(const nlohmann::json& in, const std::string& path);
 // Also checks that the rounds agree with the cell's steps: one round index per timed step, every
 // round holding steps, per-round values positive.
+[[nodiscard]] Finding read_finding(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] Rounds read_rounds(const nlohmann::json& in, const std::string& path, std::size_t timed_steps);
 [[nodiscard]] CellResult read_cell(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] DeviceInfo read_device_info(const nlohmann::json& in, const std::string& path);

@@ -134,6 +134,23 @@ void to_json(nlohmann::json& out, const Rounds& value) {
          {"step_time", value.step_time}};
 }
 
+void to_json(nlohmann::json& out, const TimeBreakdown& value) {
+  auto categories = nlohmann::json::array();
+  for (const auto& category : value.categories)
+    categories.push_back({{"name", category.name}, {"seconds_per_step", number(category.seconds_per_step)}});
+  out = {{"steps", value.steps},
+         {"step_time_s", number(value.step_time_s)},
+         {"categories", categories},
+         {"unattributed_s", number(value.unattributed_s)},
+         {"method", value.method}};
+}
+
+void to_json(nlohmann::json& out, const Finding& value) {
+  auto evidence = nlohmann::json::object();
+  for (const auto& [name, figure] : value.evidence) evidence[name] = number(figure);
+  out = {{"id", value.id}, {"cell", value.cell}, {"sentence", value.sentence}, {"evidence", evidence}};
+}
+
 void to_json(nlohmann::json& out, const CellResult& value) {
   out = {{"workload", value.workload},
          {"mode", value.mode},
@@ -156,14 +173,18 @@ void to_json(nlohmann::json& out, const CellResult& value) {
          {"divergence", optional(value.divergence)},
          {"rounds", optional(value.rounds)},
          {"speedup_vs_fp32", optional(value.speedup_vs_fp32)},
-         {"memory_ratio_vs_fp32", optional(value.memory_ratio_vs_fp32)}};
+         {"memory_ratio_vs_fp32", optional(value.memory_ratio_vs_fp32)},
+         {"breakdown", optional(value.breakdown)}};
 }
 
 void to_json(nlohmann::json& out, const RunConfig& value) { out = run_config_to_json(value); }
 
 void to_json(nlohmann::json& out, const Report& value) {
-  out = {
-      {"schema", value.schema}, {"environment", value.environment}, {"config", value.config}, {"cells", value.cells}};
+  out = {{"schema", value.schema},
+         {"environment", value.environment},
+         {"config", value.config},
+         {"cells", value.cells},
+         {"explanation", value.explanation}};
 }
 
 }  // namespace ampbench::reports

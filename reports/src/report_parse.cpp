@@ -68,6 +68,10 @@ Environment read_environment(const nlohmann::json& in, const std::string& path) 
   if (const auto* folder = fields.optional("torch_library")) {
     value.torch_library = read_string(*folder, fields.path_of("torch_library"));
   }
+  // Reports written before `explain` have no ISA flags.
+  if (const auto* flags = fields.optional("cpu_flags")) {
+    value.cpu_flags = read_array<std::string>(*flags, fields.path_of("cpu_flags"), read_string);
+  }
   if (const auto* note = fields.optional("gpu_verification")) {
     value.gpu_verification = read_string(*note, fields.path_of("gpu_verification"));
   }
@@ -125,6 +129,10 @@ Report parse_report(const nlohmann::json& in) {
   report.environment = detail::read_environment(fields.required("environment"), "environment");
   report.config = run_config_from_json(fields.required("config"), "config");
   report.cells = detail::read_array<CellResult>(fields.required("cells"), "cells", detail::read_cell);
+  // Reports written before `explain` have no findings.
+  if (const auto* explanation = fields.optional("explanation")) {
+    report.explanation = detail::read_array<Finding>(*explanation, "explanation", detail::read_finding);
+  }
   fields.finish();
   detail::require_unique_cells(report.cells);
   detail::check_rounds_agree(report.cells);

@@ -218,6 +218,8 @@ const std::vector<RunConfigField>& run_config_fields() {
             "", true),
       field(&RunConfig::isolate, "isolate", "", "Each workload's cells in a child process"),
       field(&RunConfig::cupti, "cupti", "", "ampbench's own CUPTI collection on GPUs", "", true),
+      field(&RunConfig::breakdown, "breakdown", "", "Profile where each cell's step time goes (ampbench explain)", "",
+            true),
   };
   return fields;
 }

@@ -1,5 +1,6 @@
 #include "ampbench/reports/table.h"
 
+#include "ampbench/reports/explain.h"
 #include "format.h"
 #include "summary_rows.h"
 #include "text_table.h"
@@ -21,6 +22,7 @@ std::string render_table(const Report& report) {
   if (const auto note = detail::failed_cells_note(report); !note.empty()) out += note + "\n";
   if (const auto note = detail::gpu_verification_note(report); !note.empty()) out += note + "\n";
   if (const auto note = detail::counted_flops_note(report); !note.empty()) out += note + "\n";
+  if (!report.explanation.empty()) out += "\nWhy\n" + render_why_text(report.explanation);
   return out;
 }
 

@@ -158,6 +158,20 @@ TEST(HtmlReport, IsSelfContainedAndCannotBeBrokenByItsData) {
   EXPECT_NE(html.find("&lt;/script&gt;"), std::string::npos);
 }
 
+// A report with a time breakdown and findings shows both, escaped, and the charts still draw.
+TEST_F(HtmlInBrowser, WhyAndTheBreakdownRender) {
+  auto report = ampbench::testing::make_sample_report();
+  report.cells[1].breakdown =
+      ampbench::reports::TimeBreakdown{3, 4e-3, {{"matmul/conv float16", 3e-3}, {"casts", 5e-4}}, 5e-4, "test"};
+  report.explanation = {
+      {"casts-and-float32-ops", "simple_net/fp16/cpu/default", "Casts take <0.5 ms>.", {{"casts_s", 5e-4}}}};
+  const std::string dom = rendered_dom(dir_, ampbench::reports::render_html(report));
+  EXPECT_NE(dom.find("id=\"ampbench-render-status\" data-status=\"ok\""), std::string::npos) << dom.substr(0, 4000);
+  EXPECT_EQ(count(dom, "<li data-finding=\"casts-and-float32-ops\">Casts take &lt;0.5 ms&gt;.</li>"), 1);
+  EXPECT_EQ(count(dom, "<table class=\"breakdown\">"), 1);
+  EXPECT_NE(dom.find("<td>3.000 ms (75.0%)</td>"), std::string::npos);
+}
+
 // The comparison page of three runs (the sample report, the same, then one with a cell 1.5x slower,
 // one missing and another torch): the script finishes, every chart is drawn, rows carry verdicts.
 ampbench::reports::RunSeries three_runs() {

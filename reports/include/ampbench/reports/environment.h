@@ -38,7 +38,11 @@ struct Environment {
   std::string hostname;
   std::string cpu_model;
   std::string cpu_capability;  // ATen's dispatch level: "AVX2", "AVX512", ...
-  int threads = 0;             // intra-op threads LibTorch used
+  // The CPU's ISA flags that decide low-precision GEMM speed (avx512_bf16, avx512_fp16, amx_bf16,
+  // amx_fp16, amx_tile, avx512_vnni, avx_vnni, avx512f, avx2, fma, f16c) that it has; empty in
+  // older reports and where /proc/cpuinfo is not readable.
+  std::vector<std::string> cpu_flags;
+  int threads = 0;  // intra-op threads LibTorch used
   std::string torch_version;
   std::string torch_library;         // folder of the libtorch_cpu.so loaded; empty in older reports
   std::string torch_cuda_version;    // the CUDA LibTorch was built with, empty without CUDA

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ampbench/reports/cell_status.h"
@@ -181,6 +182,25 @@ struct Rounds {
   RoundEstimate step_time;
 };
 
+// Where a cell's step time goes, from separate profiled steps after the timed ones (LibTorch's own
+// profiler): the self time of every op on the training thread, by category, per step. The
+// categories plus `unattributed_s` (time inside no recorded op: host code between ops) make the
+// profiled step time.
+struct TimeCategory {
+  // "matmul/conv float32" (or bfloat16, float16: by the op's input dtype), "casts", "kept in
+  // float32" (norms, softmax, losses, reductions), "elementwise", "optimizer", "GradScaler",
+  // "rest (autograd, views, host)" (the engine, views, allocation)
+  std::string name;
+  double seconds_per_step = 0.0;
+};
+struct TimeBreakdown {
+  std::int64_t steps = 0;    // profiled steps, averaged
+  double step_time_s = 0.0;  // wall time per profiled step
+  std::vector<TimeCategory> categories;
+  double unattributed_s = 0.0;
+  std::string method;  // how it was measured, e.g. "LibTorch profiler, CPU ops of the training thread"
+};
+
 struct CellResult {
   std::string workload;
   std::string mode;
@@ -210,6 +230,15 @@ struct CellResult {
   // both cells have rounds, else medians over steps with a bootstrap interval (older reports).
   std::optional<Ratio> speedup_vs_fp32;
   std::optional<Ratio> memory_ratio_vs_fp32;  // this peak / FP32 peak (no interval: one value each)
+  std::optional<TimeBreakdown> breakdown;     // absent in later replicates, failed cells, older reports
+};
+
+// One reason a cell's speedup is what it is, with the figures it rests on (reports/explain.h).
+struct Finding {
+  std::string id;                                        // "no-native-gemm", "casts", "amdahl-ceiling", ...
+  std::string cell;                                      // "workload/mode/device/preset"
+  std::string sentence;                                  // the finding, with its figures, for people
+  std::vector<std::pair<std::string, double>> evidence;  // the figures by name
 };
 
 struct Report {
@@ -217,6 +246,7 @@ struct Report {
   Environment environment;
   RunConfig config;
   std::vector<CellResult> cells;
+  std::vector<Finding> explanation;  // why AMP paid or not (reports/explain.h); empty in older reports
 };
 
 }  // namespace ampbench::reports

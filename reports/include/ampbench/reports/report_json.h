@@ -49,6 +49,8 @@ void to_json(nlohmann::json& out, const Numerics& value);
 void to_json(nlohmann::json& out, const Divergence& value);
 void to_json(nlohmann::json& out, const RoundEstimate& value);
 void to_json(nlohmann::json& out, const Rounds& value);
+void to_json(nlohmann::json& out, const TimeBreakdown& value);
+void to_json(nlohmann::json& out, const Finding& value);
 void to_json(nlohmann::json& out, const CellResult& value);
 void to_json(nlohmann::json& out, const RunConfig& value);
 void to_json(nlohmann::json& out, const Report& value);

@@ -48,6 +48,7 @@ struct RunConfig {
   std::optional<std::int64_t> numerics_steps = std::nullopt;
   double worker_timeout_s = 0.0;  // kill a worker after this long; 0: from the time cap
   bool cupti = true;              // ampbench's own CUPTI collection on GPUs (off under Nsight)
+  bool breakdown = true;          // profile where each cell's step time goes (explain), after the timed steps
 };
 
 // Upper bounds that keep a typo from costing hours or gigabytes (README "Failure behaviour").

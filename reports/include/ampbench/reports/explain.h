@@ -1,0 +1,34 @@
+// Why AMP did or did not pay, cell by cell, from what a report measured: each finding a sentence
+// with the figures it rests on. Findings never claim more than the evidence: where a figure is
+// missing (no profiled breakdown, no GEMM peak, an older report) a finding says what is missing
+// instead of guessing. The rules (each fires on its evidence and not without it):
+// - native-gemm / no-native-gemm: the measured at::mm peak of the cell's dtype against float32's
+//   on its device, with the ISA flags (CPU) or compute capability (CUDA) that explain it;
+// - casts-and-float32-ops: the share of the AMP step spent in casts and in ops autocast keeps in
+//   float32, from the profiled breakdown;
+// - amdahl-ceiling: FP32's share of time in matrix products and convolutions, times how much
+//   faster (or slower) they ran in the AMP cell, gives the best speedup this model can get; it is
+//   compared with the measured speedup, and the other categories' change names the gap;
+// - skipped-steps / scale-collapse: the GradScaler's telemetry;
+// - tf32-baseline: the FP32 cell already used TF32 (CUDA);
+// - host-bound: a CUDA cell whose host time per step is close to its step time;
+// - unavailable: an AMP cell the rules above could say nothing about, and why.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ampbench/reports/report.h"
+
+namespace ampbench::reports {
+
+[[nodiscard]] std::vector<Finding> explain(const Report& report);
+
+// The findings of cells whose label starts with `cell_prefix` ("transformer/bf16"); all when empty.
+[[nodiscard]] std::vector<Finding> findings_for(const std::vector<Finding>& findings, const std::string& cell_prefix);
+
+// "Why" as text lines (cell, then each sentence) and as a Markdown section; empty without findings.
+[[nodiscard]] std::string render_why_text(const std::vector<Finding>& findings);
+[[nodiscard]] std::string render_why_markdown(const std::vector<Finding>& findings);
+
+}  // namespace ampbench::reports

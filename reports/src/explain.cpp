@@ -1,0 +1,283 @@
+#include "ampbench/reports/explain.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "ampbench/reports/compare.h"
+#include "format.h"
+
+namespace ampbench::reports {
+namespace {
+
+constexpr const char* kMatmulPrefix = "matmul/conv ";
+
+const GemmPeak* peak_of(const Environment& env, const std::string& device, const std::string& dtype) {
+  for (const auto& peak : env.gemm_peaks) {
+    if (peak.device == device && peak.dtype == dtype && peak.status == "measured" && peak.flops_per_s > 0.0)
+      return &peak;
+  }
+  return nullptr;
+}
+
+bool has_flag(const Environment& env, const char* flag) {
+  return std::find(env.cpu_flags.begin(), env.cpu_flags.end(), flag) != env.cpu_flags.end();
+}
+
+std::string joined(const std::vector<std::string>& parts, const char* separator) {
+  std::string out;
+  for (const auto& part : parts) out += (out.empty() ? "" : separator) + part;
+  return out;
+}
+
+std::string gflops(double flops_per_s) { return detail::format_flop_rate(flops_per_s); }
+
+// The ISA flags of the CPU that give native GEMM in this dtype, and what the CPU has.
+std::string cpu_gemm_support(const Environment& env, const std::string& dtype) {
+  if (env.cpu_flags.empty()) return "its ISA flags were not recorded (an older report)";
+  const bool half = dtype == "float16";
+  const char* vector_flag = half ? "avx512_fp16" : "avx512_bf16";
+  const char* matrix_flag = half ? "amx_fp16" : "amx_bf16";
+  const bool native = has_flag(env, vector_flag) || has_flag(env, matrix_flag);
+  return std::string(native ? "it has " : "it has neither ") +
+         (native ? (has_flag(env, matrix_flag) ? matrix_flag : vector_flag)
+                 : std::string(vector_flag) + " nor " + matrix_flag) +
+         " (flags: " + joined(env.cpu_flags, " ") + ")";
+}
+
+std::string gpu_gemm_support(const Environment& env, const std::string& device, const std::string& dtype) {
+  for (const auto& info : env.devices) {
+    if (info.name != device || info.compute_capability.empty()) continue;
+    const double capability = std::stod(info.compute_capability);
+    const bool tensor_cores = dtype == "bfloat16" ? capability >= 8.0 : capability >= 7.0;
+    return info.model + " (compute capability " + info.compute_capability + ") " + (tensor_cores ? "has" : "has no") +
+           " " + dtype + " tensor cores";
+  }
+  return "its compute capability was not recorded";
+}
+
+void add(std::vector<Finding>& out, const CellResult& cell, std::string id, std::string sentence,
+         std::vector<std::pair<std::string, double>> evidence) {
+  out.push_back({std::move(id), key_of(cell).label(), std::move(sentence), std::move(evidence)});
+}
+
+void gemm_finding(const Report& report, const CellResult& cell, std::vector<Finding>& out) {
+  const auto& dtype = cell.settings.compute_dtype;
+  const auto* low = peak_of(report.environment, cell.device, dtype);
+  const auto* full = peak_of(report.environment, cell.device, "float32");
+  if (low == nullptr || full == nullptr) return;
+  const double ratio = low->flops_per_s / full->flops_per_s;
+  const std::string support = cell.device == "cpu" ? cpu_gemm_support(report.environment, dtype)
+                                                   : gpu_gemm_support(report.environment, cell.device, dtype);
+  const std::string figures = "at::mm reaches " + gflops(low->flops_per_s) + " in " + dtype + " against " +
+                              gflops(full->flops_per_s) + " in float32 (" + detail::format_ratio(ratio) + ")";
+  if (ratio < 1.0) {
+    add(out, cell, "no-native-gemm",
+        cell.device + " has no fast " + dtype + " GEMM: " + figures + "; " + support +
+            ". Every matrix product autocast lowers to " + dtype + " runs slower than in float32 here.",
+        {{"gemm_peak_ratio", ratio},
+         {"dtype_flops_per_s", low->flops_per_s},
+         {"float32_flops_per_s", full->flops_per_s}});
+  } else {
+    add(out, cell, "native-gemm", cell.device + " has native " + dtype + " GEMM: " + figures + "; " + support + ".",
+        {{"gemm_peak_ratio", ratio},
+         {"dtype_flops_per_s", low->flops_per_s},
+         {"float32_flops_per_s", full->flops_per_s}});
+  }
+}
+
+double category_s(const TimeBreakdown& breakdown, const std::string& name) {
+  for (const auto& category : breakdown.categories) {
+    if (category.name == name) return category.seconds_per_step;
+  }
+  return 0.0;
+}
+
+double matmul_s(const TimeBreakdown& breakdown) {
+  double total = 0.0;
+  for (const auto& category : breakdown.categories) {
+    if (category.name.rfind(kMatmulPrefix, 0) == 0) total += category.seconds_per_step;
+  }
+  return total;
+}
+
+void shares_finding(const CellResult& cell, std::vector<Finding>& out) {
+  const auto& breakdown = *cell.breakdown;
+  const double casts = category_s(breakdown, "casts");
+  const double kept = category_s(breakdown, "kept in float32");
+  add(out, cell, "casts-and-float32-ops",
+      "Casts take " + detail::format_duration(casts) + " of the " + detail::format_duration(breakdown.step_time_s) +
+          " profiled step (" + detail::format_share(casts / breakdown.step_time_s) +
+          "); ops autocast keeps in float32 (norms, softmax, losses, reductions) take " +
+          detail::format_duration(kept) + " (" + detail::format_share(kept / breakdown.step_time_s) + ").",
+      {{"casts_s", casts},
+       {"casts_share", casts / breakdown.step_time_s},
+       {"float32_ops_s", kept},
+       {"float32_ops_share", kept / breakdown.step_time_s}});
+}
+
+// The categories that grew most from FP32 to this cell, matrix products aside: what a ceiling
+// built from matrix products alone does not see.
+std::string growth_text(const TimeBreakdown& fp32, const TimeBreakdown& amp) {
+  std::map<std::string, double> change;
+  for (const auto& category : amp.categories) change[category.name] += category.seconds_per_step;
+  for (const auto& category : fp32.categories) change[category.name] -= category.seconds_per_step;
+  change["unattributed"] = amp.unattributed_s - fp32.unattributed_s;
+  std::vector<std::pair<std::string, double>> grown;
+  for (const auto& [name, delta] : change) {
+    if (name.rfind(kMatmulPrefix, 0) != 0 && delta > 0.02 * fp32.step_time_s) grown.emplace_back(name, delta);
+  }
+  std::sort(grown.begin(), grown.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::vector<std::string> parts;
+  for (const auto& [name, delta] : grown) parts.push_back(name + " +" + detail::format_duration(delta));
+  return parts.empty() ? "no other category grew by more than 2% of the FP32 step" : joined(parts, ", ");
+}
+
+void amdahl_finding(const CellResult& cell, const CellResult& fp32, std::vector<Finding>& out) {
+  const auto& amp = *cell.breakdown;
+  const auto& base = *fp32.breakdown;
+  const double fp32_matmul = matmul_s(base);
+  const double amp_matmul = matmul_s(amp);
+  if (fp32_matmul <= 0.0 || amp_matmul <= 0.0 || !cell.speedup_vs_fp32) return;
+  const double share = fp32_matmul / base.step_time_s;
+  const double matmul_speedup = fp32_matmul / amp_matmul;
+  const double ceiling = 1.0 / ((1.0 - share) + share / matmul_speedup);
+  const auto& measured = *cell.speedup_vs_fp32;
+  // Within the measured interval, or within 10% of it (the profiled steps are three steps of
+  // one process; the speedup is over every round of every worker).
+  const bool agrees = ceiling >= measured.ci_low * 0.9 && ceiling <= measured.ci_high * 1.1;
+  const double profiled_speedup = base.step_time_s / amp.step_time_s;
+  std::string sentence =
+      "Amdahl: matrix products and convolutions are " + detail::format_share(share) + " of the FP32 step and run " +
+      detail::format_ratio(matmul_speedup) + " as fast in " + cell.settings.compute_dtype +
+      " at these shapes, so the best speedup this model can get is " + detail::format_ratio(ceiling) + "; measured " +
+      detail::format_ratio_ci(measured) + " (the profiled steps: FP32 " + detail::format_duration(base.step_time_s) +
+      ", this " + detail::format_duration(amp.step_time_s) + ", " + detail::format_ratio(profiled_speedup) + "). ";
+  sentence += agrees ? "They agree: the matrix products decide this cell's speedup."
+                     : "The gap is what the ceiling leaves out: " + growth_text(base, amp) + " per step.";
+  add(out, cell, "amdahl-ceiling", sentence,
+      {{"float32_matmul_share", share},
+       {"matmul_speedup", matmul_speedup},
+       {"ceiling", ceiling},
+       {"measured_speedup", measured.value},
+       {"profiled_speedup", profiled_speedup},
+       {"agrees", agrees ? 1.0 : 0.0}});
+}
+
+void scaler_findings(const CellResult& cell, std::vector<Finding>& out) {
+  if (!cell.scaler || cell.scaler->scale.empty()) return;
+  const auto& scaler = *cell.scaler;
+  const auto steps = static_cast<double>(scaler.scale.size());
+  if (!scaler.skipped_steps.empty()) {
+    const auto skipped = static_cast<double>(scaler.skipped_steps.size());
+    add(out, cell, "skipped-steps",
+        "The GradScaler skipped " + std::to_string(scaler.skipped_steps.size()) + " of " +
+            std::to_string(scaler.scale.size()) + " steps (" + detail::format_share(skipped / steps) +
+            ") for inf/NaN gradients: those steps cost time and trained nothing.",
+        {{"skipped_steps", skipped}, {"steps", steps}});
+  }
+  const double first = scaler.scale.front();
+  const double last = scaler.scale.back();
+  if (last < 1.0 || last < first / 256.0) {
+    add(out, cell, "scale-collapse",
+        "The loss scale fell from " + detail::format_general(first) + " to " + detail::format_general(last) +
+            ": gradients overflow in float16 at almost any scale, a sign of values float16 cannot hold.",
+        {{"first_scale", first}, {"last_scale", last}});
+  }
+}
+
+void gpu_findings(const CellResult& cell, const CellResult* fp32, std::vector<Finding>& out) {
+  if (cell.device.rfind("cuda", 0) != 0) return;
+  if (fp32 != nullptr && (fp32->settings.tf32_matmul || fp32->settings.float32_matmul_precision != "highest")) {
+    add(out, cell, "tf32-baseline",
+        "The FP32 baseline already ran its matrix products in TF32 on tensor cores (float32 matmul precision " +
+            fp32->settings.float32_matmul_precision + "): the speedup is over TF32, not over full float32.",
+        {{"baseline_tf32", 1.0}});
+  }
+  if (!cell.host_step_times_s.empty() && !cell.step_times_s.empty()) {
+    std::vector<double> host = cell.host_step_times_s;
+    std::vector<double> step = cell.step_times_s;
+    std::nth_element(host.begin(), host.begin() + static_cast<std::ptrdiff_t>(host.size() / 2), host.end());
+    std::nth_element(step.begin(), step.begin() + static_cast<std::ptrdiff_t>(step.size() / 2), step.end());
+    const double ratio = host[host.size() / 2] / step[step.size() / 2];
+    if (ratio >= 0.8) {
+      add(out, cell, "host-bound",
+          "The host takes " + detail::format_share(ratio) +
+              " of the step to issue it (median host time per step over the device step time): the GPU waits "
+              "for the CPU, so faster kernels barely shorten the step.",
+          {{"host_share", ratio}});
+    }
+  }
+}
+
+const CellResult* fp32_of(const Report& report, const CellResult& cell) {
+  for (const auto& other : report.cells) {
+    if (other.mode == "fp32" && other.workload == cell.workload && other.device == cell.device &&
+        other.preset == cell.preset && other.status == CellStatus::kOk)
+      return &other;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<Finding> explain(const Report& report) {
+  std::vector<Finding> out;
+  for (const auto& cell : report.cells) {
+    if (cell.status != CellStatus::kOk || !cell.settings.autocast) continue;
+    const auto before = out.size();
+    const CellResult* fp32 = fp32_of(report, cell);
+    gemm_finding(report, cell, out);
+    if (cell.breakdown) shares_finding(cell, out);
+    if (cell.breakdown && fp32 != nullptr && fp32->breakdown) amdahl_finding(cell, *fp32, out);
+    scaler_findings(cell, out);
+    gpu_findings(cell, fp32, out);
+    std::vector<std::string> missing;
+    if (!cell.breakdown) missing.push_back("no profiled time breakdown (a report from before it)");
+    if (fp32 == nullptr) missing.push_back("no successful FP32 cell to compare with");
+    if (peak_of(report.environment, cell.device, cell.settings.compute_dtype) == nullptr)
+      missing.push_back("no measured " + cell.settings.compute_dtype + " GEMM peak");
+    if (out.size() == before || !missing.empty()) {
+      if (missing.empty()) missing.push_back("no rule found anything to say");
+      add(out, cell, "unavailable", "Not explained: " + joined(missing, "; ") + ".", {});
+    }
+  }
+  return out;
+}
+
+std::vector<Finding> findings_for(const std::vector<Finding>& findings, const std::string& cell_prefix) {
+  std::vector<Finding> out;
+  for (const auto& finding : findings) {
+    if (finding.cell.rfind(cell_prefix, 0) == 0) out.push_back(finding);
+  }
+  return out;
+}
+
+std::string render_why_text(const std::vector<Finding>& findings) {
+  std::string out;
+  std::string cell;
+  for (const auto& finding : findings) {
+    if (finding.cell != cell) {
+      out += (cell.empty() ? "" : "\n") + finding.cell + "\n";
+      cell = finding.cell;
+    }
+    out += "  - " + finding.sentence + "\n";
+  }
+  return out;
+}
+
+std::string render_why_markdown(const std::vector<Finding>& findings) {
+  if (findings.empty()) return "";
+  std::string out = "### Why\n\n";
+  std::string cell;
+  for (const auto& finding : findings) {
+    if (finding.cell != cell) {
+      out += (cell.empty() ? "" : "\n") + ("**" + finding.cell + "**\n\n");
+      cell = finding.cell;
+    }
+    out += "- " + finding.sentence + "\n";
+  }
+  return out + "\n";
+}
+
+}  // namespace ampbench::reports

@@ -1,0 +1,67 @@
+// `ampbench explain` and the breakdown on real cells: a short run of the default suite's cells
+// (every workload, FP32/FP16/BF16) through the real binary; every cell's categories cover its
+// profiled step within 10%, every AMP cell gets findings with figures, and the command's bad input.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "ampbench/reports/report_json.h"
+#include "support/process.h"
+#include "support/scratch_dir.h"
+
+namespace {
+
+using ampbench::testing::run_process;
+
+// One run for every check: each TEST is its own process here, and the run takes half a minute.
+TEST(ExplainCommand, OnTheDefaultSuitesCells) {
+  const ampbench::testing::ScratchDir dir;
+  const auto path = (dir / "out" / "report.json").string();
+  const auto run = run_process({AMPBENCH_CLI, "run", "--replicates", "1", "--steps", "12", "--time-cap", "2",
+                                "--numerics-steps", "0", "--out", (dir / "out").string()});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto report = ampbench::reports::read_report(path);
+  ASSERT_EQ(report.cells.size(), 9u);
+
+  // Every cell's categories cover its profiled step within 10%.
+  for (const auto& cell : report.cells) {
+    ASSERT_TRUE(cell.breakdown.has_value()) << cell.workload << "/" << cell.mode;
+    double categorised = 0.0;
+    for (const auto& category : cell.breakdown->categories) categorised += category.seconds_per_step;
+    EXPECT_GE(categorised, 0.9 * cell.breakdown->step_time_s)
+        << cell.workload << "/" << cell.mode << ": unattributed " << cell.breakdown->unattributed_s << " of "
+        << cell.breakdown->step_time_s;
+    EXPECT_NEAR(categorised + cell.breakdown->unattributed_s, cell.breakdown->step_time_s,
+                1e-9 * cell.breakdown->step_time_s);
+  }
+
+  // Every AMP cell gets findings with figures (the GEMM peaks, the shares, the ceiling).
+  for (const auto& cell : report.cells) {
+    if (cell.mode == "fp32") continue;
+    const auto label = cell.workload + "/" + cell.mode + "/cpu/default";
+    int with_figures = 0;
+    for (const auto& finding : report.explanation) {
+      if (finding.cell == label && !finding.evidence.empty()) ++with_figures;
+    }
+    EXPECT_GE(with_figures, 3) << label;
+  }
+  const auto json = run_process({AMPBENCH_CLI, "explain", path, "--cell", "transformer/bf16", "--format", "json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto findings = nlohmann::json::parse(json.out);
+  ASSERT_FALSE(findings.empty());
+  for (const auto& finding : findings) EXPECT_EQ(finding["cell"], "transformer/bf16/cpu/default");
+  EXPECT_EQ(run_process({AMPBENCH_CLI, "explain", path, "--format", "markdown"}).out.rfind("### Why\n", 0), 0u);
+
+  // Bad input: one line naming the flag or file, exit 2.
+  const auto unknown = run_process({AMPBENCH_CLI, "explain", path, "--cell", "resnet"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("--cell resnet: no AMP cell of"), std::string::npos) << unknown.err;
+  const auto missing = run_process({AMPBENCH_CLI, "explain", "/nonexistent/report.json"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("/nonexistent/report.json"), std::string::npos) << missing.err;
+  const auto format = run_process({AMPBENCH_CLI, "explain", path, "--format", "html"});
+  EXPECT_EQ(format.exit_code, 2);
+  EXPECT_NE(format.err.find("--format"), std::string::npos) << format.err;
+}
+
+}  // namespace

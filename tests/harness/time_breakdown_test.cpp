@@ -1,0 +1,112 @@
+// The time breakdown: how recorded ops are nested and categorised (the innermost op with a category
+// decides), that categories and the unattributed rest make the wall time, and a real profile of
+// a training step under LibTorch's profiler.
+#include "ampbench/harness/time_breakdown.h"
+
+#include <ampbench/amp/autocast.h>
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+#include <map>
+
+#include "ampbench/workloads/registry.h"
+
+namespace {
+
+using ampbench::harness::categorise;
+using ampbench::harness::OpInterval;
+
+std::map<std::string, double> by_name(const ampbench::reports::TimeBreakdown& breakdown) {
+  std::map<std::string, double> out;
+  for (const auto& category : breakdown.categories) out[category.name] = category.seconds_per_step;
+  return out;
+}
+
+// Times in microseconds: [start, end).
+OpInterval op(const char* name, std::uint64_t start_us, std::uint64_t end_us, const char* dtype = "float32") {
+  return {name, dtype, start_us * 1000, end_us * 1000};
+}
+
+TEST(TimeBreakdown, TheInnermostOpWithACategoryDecides) {
+  const std::vector<OpInterval> ops = {
+      op("ampbench::forward", 0, 100),
+      op("aten::linear", 10, 60, "bfloat16"),
+      op("aten::to", 12, 20),  // autocast's cast of the input, inside linear
+      op("aten::_to_copy", 13, 19),
+      op("aten::copy_", 14, 18),
+      op("aten::addmm", 25, 55, "bfloat16"),
+      op("aten::copy_", 26, 30),  // the bias broadcast inside addmm
+      op("aten::native_layer_norm", 60, 70),
+      op("aten::relu", 70, 75),
+      op("aten::view", 75, 77),
+      op("ampbench::optimizer step", 100, 140),
+      op("aten::item", 100, 110),  // the GradScaler's inf check syncs here
+      op("aten::add_", 110, 140),
+  };
+  const auto breakdown = categorise(ops, 1, 150e-6, "test");
+  auto seconds = by_name(breakdown);
+  EXPECT_NEAR(seconds["casts"], 8e-6, 1e-12);                                 // aten::to and everything in it
+  EXPECT_NEAR(seconds["matmul/conv bfloat16"], 20e-6 + 30e-6 - 8e-6, 1e-12);  // linear's own + addmm's
+  EXPECT_NEAR(seconds["kept in float32"], 10e-6, 1e-12);
+  EXPECT_NEAR(seconds["elementwise"], 5e-6, 1e-12);
+  // The view, and the forward scope's own 33 us: host code between the forward's ops.
+  EXPECT_NEAR(seconds["rest (autograd, views, host)"], 2e-6 + 33e-6, 1e-12);
+  EXPECT_NEAR(seconds["GradScaler"], 10e-6, 1e-12);
+  EXPECT_NEAR(seconds["optimizer"], 30e-6, 1e-12);
+  EXPECT_NEAR(breakdown.unattributed_s, 10e-6, 1e-12);  // the wall time in no op or scope
+  double total = breakdown.unattributed_s;
+  for (const auto& category : breakdown.categories) total += category.seconds_per_step;
+  EXPECT_NEAR(total, breakdown.step_time_s, 1e-12);
+}
+
+// With step scopes, what ran between steps (the replay's rewinding) is not a step's, the steps'
+// own durations are the step time, and a step scope's own time is unattributed.
+TEST(TimeBreakdown, StepScopesBoundTheSteps) {
+  const std::vector<OpInterval> ops = {op("aten::copy_", 0, 50),  // outside any step: not counted
+                                       op("ampbench::step", 50, 150), op("aten::mm", 60, 120),
+                                       op("ampbench::step", 200, 300), op("aten::mm", 210, 290)};
+  const auto breakdown = categorise(ops, 2, 400e-6, "test");
+  EXPECT_NEAR(breakdown.step_time_s, 100e-6, 1e-15);
+  EXPECT_NEAR(by_name(breakdown)["matmul/conv float32"], 70e-6, 1e-15);
+  EXPECT_EQ(by_name(breakdown).count("elementwise"), 0u);
+  EXPECT_NEAR(breakdown.unattributed_s, 30e-6, 1e-15);
+}
+
+TEST(TimeBreakdown, FiguresArePerStep) {
+  const auto breakdown = categorise({op("aten::mm", 0, 40), op("aten::mm", 50, 90)}, 2, 100e-6, "test");
+  EXPECT_EQ(breakdown.steps, 2);
+  EXPECT_NEAR(breakdown.step_time_s, 50e-6, 1e-15);
+  EXPECT_NEAR(by_name(breakdown)["matmul/conv float32"], 40e-6, 1e-15);
+}
+
+// A real transformer step in bfloat16 autocast under LibTorch's profiler: its matrix products run
+// in bfloat16, autocast's casts show, and the categories cover most of the step.
+TEST(TimeBreakdown, ProfilesARealAutocastStep) {
+  auto workload =
+      ampbench::workloads::make_workload("transformer", {ampbench::workloads::Preset::kSeed, 2, 0, torch::kCPU});
+  auto optimizer = workload->make_optimizer();
+  const auto batch = workload->make_batch(0);
+  const auto step = [&] {
+    optimizer->zero_grad();
+    torch::Tensor loss;
+    {
+      const ampbench::amp::Autocast autocast(torch::kCPU, torch::kBFloat16);
+      loss = workload->loss(batch);
+    }
+    loss.backward();
+    optimizer->step();
+  };
+  step();  // warm-up
+  const auto breakdown = ampbench::harness::profile_time_breakdown(
+      [&] {
+        for (int i = 0; i < 2; ++i) step();
+      },
+      2);
+  auto seconds = by_name(breakdown);
+  EXPECT_GT(seconds["matmul/conv bfloat16"], 0.0);
+  EXPECT_GT(seconds["casts"], 0.0);
+  EXPECT_GT(seconds["kept in float32"], 0.0);  // layer norms and the loss
+  EXPECT_LT(breakdown.unattributed_s, 0.1 * breakdown.step_time_s) << breakdown.unattributed_s;
+}
+
+}  // namespace
