@@ -133,7 +133,45 @@ std::string op_category(const std::vector<const OpInterval*>& op_and_enclosing) 
   return is_bookkeeping(own) || starts_with(own, kScopePrefix) ? "rest (autograd, views, host)" : "elementwise";
 }
 
+bool unaligned_for_tensor_cores(const OpInterval& op) {
+  if (!is_matrix_product(op.name) || (op.dtype != "float16" && op.dtype != "bfloat16")) return false;
+  const auto multiple_of_8 = [](std::int64_t dimension) { return dimension % 8 == 0; };
+  const bool convolution = op.name.find("conv") != std::string::npos;
+  if (convolution) {
+    // The weight, [out channels, in channels, kernel...]: the channels are the GEMM's dimensions.
+    if (op.shapes.size() < 2 || op.shapes[1].size() < 2) return false;
+    return !multiple_of_8(op.shapes[1][0]) || !multiple_of_8(op.shapes[1][1]);
+  }
+  for (const auto& shape : op.shapes) {
+    if (shape.size() < 2) continue;
+    if (!multiple_of_8(shape[shape.size() - 1]) || !multiple_of_8(shape[shape.size() - 2])) return true;
+  }
+  return false;
+}
+
+namespace {
+
+std::string shapes_text(const OpInterval& op) {
+  std::string out = op.name;
+  for (const auto& shape : op.shapes) {
+    if (shape.empty()) continue;
+    out += " [";
+    for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+    out += "]";
+  }
+  return out;
+}
+
+constexpr std::size_t kUnalignedExamples = 3;
+
+}  // namespace
+
 reports::TimeBreakdown categorise(std::vector<OpInterval> ops, std::int64_t steps, double wall_s, std::string method) {
+  std::vector<OpInterval> kernels;
+  std::erase_if(ops, [&kernels](OpInterval& op) {
+    if (op.kernel) kernels.push_back(std::move(op));
+    return op.kernel;
+  });
   std::sort(ops.begin(), ops.end(), [](const OpInterval& a, const OpInterval& b) {
     return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns > b.end_ns;  // enclosing first
   });
@@ -149,31 +187,71 @@ reports::TimeBreakdown categorise(std::vector<OpInterval> ops, std::int64_t step
     }
     open.push_back(static_cast<int>(i));
   }
-  // With step scopes (TrainingStep records one), only what ran inside a step counts, and the
-  // steps' own durations are the step time; the scope's own time is host code in the step between
-  // phases: unattributed.
   const bool has_steps =
       std::any_of(ops.begin(), ops.end(), [](const OpInterval& op) { return op.name == kStepScope; });
   std::map<std::string, double> seconds;
   double step_ns = 0.0;
+  double unaligned_ns = 0.0;
+  std::vector<std::string> unaligned_ops;
+  const auto note_unaligned = [&](const std::vector<const OpInterval*>& chain, double ns) {
+    for (const auto* op : chain) {
+      if (!is_matrix_product(op->name)) continue;
+      if (!unaligned_for_tensor_cores(*op)) return;
+      unaligned_ns += ns;
+      const auto text = shapes_text(*op);
+      if (unaligned_ops.size() < kUnalignedExamples &&
+          std::find(unaligned_ops.begin(), unaligned_ops.end(), text) == unaligned_ops.end())
+        unaligned_ops.push_back(text);
+      return;
+    }
+  };
+  std::map<std::uint64_t, std::size_t> launcher;  // a kernel's correlation -> the CPU op that launched it
   for (std::size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i].correlation != 0) launcher[ops[i].correlation] = i;
+  }
+  const auto chain_of = [&](std::size_t i) {
     std::vector<const OpInterval*> chain;
     for (int at = static_cast<int>(i); at >= 0; at = parent[static_cast<std::size_t>(at)])
       chain.push_back(&ops[static_cast<std::size_t>(at)]);
-    const bool in_step =
-        std::any_of(chain.begin(), chain.end(), [](const OpInterval* op) { return op->name == kStepScope; });
-    if (has_steps && !in_step) continue;
-    if (ops[i].name == kStepScope) {
-      step_ns += static_cast<double>(ops[i].end_ns - ops[i].start_ns);
-      continue;
+    return chain;
+  };
+  if (!kernels.empty()) {
+    // On a GPU the device's time is the step's work: each kernel counts for the op that launched it.
+    for (const auto& kernel : kernels) {
+      const double ns = static_cast<double>(kernel.end_ns - kernel.start_ns);
+      const auto found = launcher.find(kernel.correlation);
+      if (found == launcher.end()) {
+        seconds["rest (autograd, views, host)"] += ns * 1e-9;
+        continue;
+      }
+      const auto chain = chain_of(found->second);
+      seconds[op_category(chain)] += ns * 1e-9;
+      note_unaligned(chain, ns);
     }
-    const double self_ns = std::max(0.0, static_cast<double>(ops[i].end_ns - ops[i].start_ns) - child_ns[i]);
-    seconds[op_category(chain)] += self_ns * 1e-9;
+  } else {
+    // With step scopes (TrainingStep records one), only what ran inside a step counts, and the
+    // steps' own durations are the step time; a step scope's own time is host code in the step
+    // between phases: unattributed.
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      const auto chain = chain_of(i);
+      const bool in_step =
+          std::any_of(chain.begin(), chain.end(), [](const OpInterval* op) { return op->name == kStepScope; });
+      if (has_steps && !in_step) continue;
+      if (ops[i].name == kStepScope) {
+        step_ns += static_cast<double>(ops[i].end_ns - ops[i].start_ns);
+        continue;
+      }
+      const double self_ns = std::max(0.0, static_cast<double>(ops[i].end_ns - ops[i].start_ns) - child_ns[i]);
+      seconds[op_category(chain)] += self_ns * 1e-9;
+      note_unaligned(chain, self_ns);
+    }
   }
   reports::TimeBreakdown breakdown;
   breakdown.steps = steps;
   const double per_step = 1.0 / static_cast<double>(steps);
-  breakdown.step_time_s = (has_steps ? step_ns * 1e-9 : wall_s) * per_step;
+  breakdown.step_time_s = (has_steps && kernels.empty() ? step_ns * 1e-9 : wall_s) * per_step;
+  breakdown.unaligned_matmul_s = unaligned_ns * 1e-9 * per_step;
+  breakdown.unaligned_matmul_ops = std::move(unaligned_ops);
   double categorised = 0.0;
   for (const auto& [name, total] : seconds) {
     breakdown.categories.push_back({name, total * per_step});
@@ -188,11 +266,13 @@ reports::TimeBreakdown categorise(std::vector<OpInterval> ops, std::int64_t step
   return breakdown;
 }
 
-reports::TimeBreakdown profile_time_breakdown(const std::function<void()>& run_pass, std::int64_t steps) {
+reports::TimeBreakdown profile_time_breakdown(const std::function<void()>& run_pass, std::int64_t steps,
+                                              bool cuda_kernels) {
   using namespace torch::profiler::impl;
   const QuietStderr quiet;
   const ProfilerConfig config(ProfilerState::KINETO, /*report_input_shapes=*/true);
-  const std::set<ActivityType> activities{ActivityType::CPU};
+  std::set<ActivityType> activities{ActivityType::CPU};
+  if (cuda_kernels) activities.insert(ActivityType::CUDA);
   torch::autograd::profiler::prepareProfiler(config, activities);
   torch::autograd::profiler::enableProfiler(config, activities);
   const auto start = std::chrono::steady_clock::now();
@@ -209,6 +289,12 @@ reports::TimeBreakdown profile_time_breakdown(const std::function<void()>& run_p
   }
   std::vector<OpInterval> ops;
   for (const auto& event : result->events()) {
+    if (event.deviceType() == c10::DeviceType::CUDA) {
+      // A kernel (or copy) on the device: linked to the CPU op that launched it, whose
+      // correlation id is its linked one (how torch.autograd.profiler pairs them too).
+      ops.push_back({event.name(), "", event.startNs(), event.endNs(), {}, true, event.linkedCorrelationId()});
+      continue;
+    }
     if (event.startThreadId() != thread || event.deviceType() != c10::DeviceType::CPU || event.name() == kPassScope)
       continue;
     const auto dtypes = event.hasTypes() ? event.dtypes() : c10::ArrayRef<std::string>{};
@@ -222,12 +308,15 @@ reports::TimeBreakdown profile_time_breakdown(const std::function<void()>& run_p
               : *first_float == "c10::Half"     ? "float16"
                                                 : "float64";
     }
-    ops.push_back({event.name(), dtype, event.startNs(), event.endNs()});
+    std::vector<std::vector<std::int64_t>> shapes;
+    if (event.hasShapes()) shapes.assign(event.shapes().begin(), event.shapes().end());
+    ops.push_back(
+        {event.name(), dtype, event.startNs(), event.endNs(), std::move(shapes), false, event.correlationId()});
   }
+  const std::string what = cuda_kernels ? "CUDA kernel time by the op of the training thread that launched it"
+                                        : "self time of the CPU ops of the training thread";
   return categorise(std::move(ops), steps, wall_s,
-                    "LibTorch profiler (Kineto), self time of the CPU ops of the "
-                    "training thread, " +
-                        std::to_string(steps) + " profiled steps");
+                    "LibTorch profiler (Kineto), " + what + ", " + std::to_string(steps) + " profiled steps");
 }
 
 }  // namespace ampbench::harness

@@ -212,7 +212,7 @@ void measure(const WorkloadTask& task, std::vector<ModeSlot>& slots, const Workl
           });
       if (task.config.breakdown) {
         profiled.before_pass();
-        slot.cell.breakdown = profile_time_breakdown(profiled.run_pass, kProfiledSteps);
+        slot.cell.breakdown = profile_time_breakdown(profiled.run_pass, kProfiledSteps, device.is_cuda());
       }
       slot.cell.tensor_cores = detail::profile_tensor_cores(device, profiled, task.config.cupti);
     } catch (const std::exception& error) {

@@ -210,6 +210,22 @@ void gpu_findings(const CellResult& cell, const CellResult* fp32, std::vector<Fi
   }
 }
 
+// Tensor cores take float16/bfloat16 GEMMs whose dimensions are multiples of 8; the others run on
+// slower paths (CUDA cells only: a CPU has no such rule).
+void unaligned_finding(const CellResult& cell, std::vector<Finding>& out) {
+  if (cell.device.rfind("cuda", 0) != 0 || !cell.breakdown) return;
+  const auto& breakdown = *cell.breakdown;
+  const double matmul = matmul_s(breakdown);
+  if (matmul <= 0.0 || breakdown.unaligned_matmul_s <= 0.05 * matmul) return;
+  add(out, cell, "unaligned-shapes",
+      detail::format_share(breakdown.unaligned_matmul_s / matmul) +
+          " of the matrix products' time is in ops whose dimensions are not multiples of 8 (" +
+          joined(breakdown.unaligned_matmul_ops, "; ") + "): " + cell.settings.compute_dtype +
+          " tensor cores need multiples of 8, so these take slower paths; pad the sizes to multiples of 8.",
+      {{"unaligned_matmul_s", breakdown.unaligned_matmul_s},
+       {"unaligned_share", breakdown.unaligned_matmul_s / matmul}});
+}
+
 const CellResult* fp32_of(const Report& report, const CellResult& cell) {
   for (const auto& other : report.cells) {
     if (other.mode == "fp32" && other.workload == cell.workload && other.device == cell.device &&
@@ -232,6 +248,7 @@ std::vector<Finding> explain(const Report& report) {
     if (cell.breakdown && fp32 != nullptr && fp32->breakdown) amdahl_finding(cell, *fp32, out);
     scaler_findings(cell, out);
     gpu_findings(cell, fp32, out);
+    unaligned_finding(cell, out);
     std::vector<std::string> missing;
     if (!cell.breakdown) missing.push_back("no profiled time breakdown (a report from before it)");
     if (fp32 == nullptr) missing.push_back("no successful FP32 cell to compare with");

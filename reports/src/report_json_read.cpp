@@ -346,6 +346,10 @@ TimeBreakdown read_breakdown(const json& in, const std::string& path) {
       });
   value.unattributed_s = read_finite_number(fields.required("unattributed_s"), fields.path_of("unattributed_s"));
   value.method = fields.text("method");
+  value.unaligned_matmul_s =
+      read_finite_number(fields.required("unaligned_matmul_s"), fields.path_of("unaligned_matmul_s"));
+  value.unaligned_matmul_ops = read_array<std::string>(fields.required("unaligned_matmul_ops"),
+                                                       fields.path_of("unaligned_matmul_ops"), read_string);
   fields.finish();
   return value;
 }

@@ -142,7 +142,9 @@ void to_json(nlohmann::json& out, const TimeBreakdown& value) {
          {"step_time_s", number(value.step_time_s)},
          {"categories", categories},
          {"unattributed_s", number(value.unattributed_s)},
-         {"method", value.method}};
+         {"method", value.method},
+         {"unaligned_matmul_s", number(value.unaligned_matmul_s)},
+         {"unaligned_matmul_ops", value.unaligned_matmul_ops}};
 }
 
 void to_json(nlohmann::json& out, const Finding& value) {

@@ -24,7 +24,7 @@ std::map<std::string, double> by_name(const ampbench::reports::TimeBreakdown& br
 
 // Times in microseconds: [start, end).
 OpInterval op(const char* name, std::uint64_t start_us, std::uint64_t end_us, const char* dtype = "float32") {
-  return {name, dtype, start_us * 1000, end_us * 1000};
+  return {name, dtype, start_us * 1000, end_us * 1000, {}, false, 0};
 }
 
 TEST(TimeBreakdown, TheInnermostOpWithACategoryDecides) {
@@ -72,6 +72,48 @@ TEST(TimeBreakdown, StepScopesBoundTheSteps) {
   EXPECT_NEAR(breakdown.unattributed_s, 30e-6, 1e-15);
 }
 
+// On a GPU each kernel counts for the category of the CPU op that launched it (linked by
+// correlation id), over the wall time per step; the rest of the wall time is unattributed.
+TEST(TimeBreakdown, KernelsCountForTheOpThatLaunchedThem) {
+  auto linear = op("aten::linear", 0, 50, "float16");
+  linear.correlation = 7;
+  auto cast = op("aten::_to_copy", 50, 60);
+  cast.correlation = 8;
+  const auto kernel = [](const char* name, std::uint64_t start_us, std::uint64_t end_us, std::uint64_t launcher) {
+    return OpInterval{name, "", start_us * 1000, end_us * 1000, {}, true, launcher};
+  };
+  const auto breakdown = categorise({linear, cast, kernel("sm90_xmma_gemm_f16", 10, 40, 7),
+                                     kernel("elementwise_kernel", 55, 60, 8), kernel("orphan", 60, 62, 99)},
+                                    1, 100e-6, "test");
+  auto seconds = by_name(breakdown);
+  EXPECT_NEAR(seconds["matmul/conv float16"], 30e-6, 1e-15);
+  EXPECT_NEAR(seconds["casts"], 5e-6, 1e-15);
+  EXPECT_NEAR(seconds["rest (autograd, views, host)"], 2e-6, 1e-15);  // no launcher recorded
+  EXPECT_NEAR(breakdown.step_time_s, 100e-6, 1e-15);
+  EXPECT_NEAR(breakdown.unattributed_s, 63e-6, 1e-15);
+}
+
+// Tensor cores take float16/bfloat16 GEMMs whose dimensions are multiples of 8.
+TEST(TimeBreakdown, UnalignedLowPrecisionMatrixProductsAreNoted) {
+  using ampbench::harness::unaligned_for_tensor_cores;
+  auto mm = op("aten::addmm", 0, 10, "float16");
+  mm.shapes = {{64}, {64, 100}, {100, 16}};
+  EXPECT_TRUE(unaligned_for_tensor_cores(mm));
+  mm.shapes = {{64}, {64, 96}, {96, 16}};
+  EXPECT_FALSE(unaligned_for_tensor_cores(mm));
+  mm.dtype = "float32";
+  mm.shapes = {{64, 100}, {100, 16}};
+  EXPECT_FALSE(unaligned_for_tensor_cores(mm));  // float32 does not use the float16 tensor-core path
+  auto conv = op("aten::convolution", 0, 10, "bfloat16");
+  conv.shapes = {{8, 3, 32, 32}, {32, 3, 3, 3}};  // 3 input channels
+  EXPECT_TRUE(unaligned_for_tensor_cores(conv));
+  auto odd = op("aten::mm", 0, 40, "float16");
+  odd.shapes = {{30, 10}, {10, 5}};
+  const auto breakdown = categorise({odd, op("aten::mm", 40, 50, "float16")}, 1, 50e-6, "test");
+  EXPECT_NEAR(breakdown.unaligned_matmul_s, 40e-6, 1e-15);
+  EXPECT_EQ(breakdown.unaligned_matmul_ops, (std::vector<std::string>{"aten::mm [30, 10] [10, 5]"}));
+}
+
 TEST(TimeBreakdown, FiguresArePerStep) {
   const auto breakdown = categorise({op("aten::mm", 0, 40), op("aten::mm", 50, 90)}, 2, 100e-6, "test");
   EXPECT_EQ(breakdown.steps, 2);
@@ -101,7 +143,7 @@ TEST(TimeBreakdown, ProfilesARealAutocastStep) {
       [&] {
         for (int i = 0; i < 2; ++i) step();
       },
-      2);
+      2, false);
   auto seconds = by_name(breakdown);
   EXPECT_GT(seconds["matmul/conv bfloat16"], 0.0);
   EXPECT_GT(seconds["casts"], 0.0);

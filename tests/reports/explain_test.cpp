@@ -132,15 +132,23 @@ TEST(Explain, GpuRulesNeedTheirEvidence) {
                                    {"cuda:0", "bfloat16", "measured", "", 10e12, 4096, "m"}};
   report.cells[0].settings.float32_matmul_precision = "high";
   report.cells[1].host_step_times_s.assign(report.cells[1].step_times_s.size(), 0.0059);
+  report.cells[1].breakdown->unaligned_matmul_s = 0.001;  // of the 4 ms of matrix products
+  report.cells[1].breakdown->unaligned_matmul_ops = {"aten::addmm [64] [64, 100] [100, 10]"};
   const auto findings = explain(report);
+  const auto& unaligned = find(findings, "transformer/bf16", "unaligned-shapes");
+  EXPECT_NEAR(evidence(unaligned, "unaligned_share"), 0.25, 1e-12);
+  EXPECT_NE(unaligned.sentence.find("(aten::addmm [64] [64, 100] [100, 10])"), std::string::npos);
   EXPECT_NE(find(findings, "transformer/bf16", "no-native-gemm").sentence.find("has no bfloat16 tensor cores"),
             std::string::npos);
   EXPECT_EQ(evidence(find(findings, "transformer/bf16", "tf32-baseline"), "baseline_tf32"), 1.0);
   EXPECT_GE(evidence(find(findings, "transformer/bf16", "host-bound"), "host_share"), 0.8);
-  // On the CPU report none of them fires.
-  for (const auto& finding : explain(cpu_report())) {
+  // On the CPU report none of them fires, unaligned shapes included.
+  auto cpu = cpu_report();
+  cpu.cells[1].breakdown->unaligned_matmul_s = 0.001;
+  for (const auto& finding : explain(cpu)) {
     EXPECT_NE(finding.id, "tf32-baseline");
     EXPECT_NE(finding.id, "host-bound");
+    EXPECT_NE(finding.id, "unaligned-shapes");
   }
 }
 

@@ -15,25 +15,39 @@
 
 namespace ampbench::harness {
 
-// One recorded op (or scope) of one thread: its name, the dtype of its first tensor input (empty
-// when none was recorded) and when it ran.
+// One recorded op (or scope) of the training thread: its name, the dtype of its first
+// floating-point input (empty when none was recorded), its inputs' shapes, when it ran and its
+// correlation id; or, with `kernel`, a GPU kernel whose `correlation` is that of the CPU op that
+// launched it.
 struct OpInterval {
   std::string name;
   std::string dtype;
   std::uint64_t start_ns = 0;
   std::uint64_t end_ns = 0;
+  std::vector<std::vector<std::int64_t>> shapes;
+  bool kernel = false;
+  std::uint64_t correlation = 0;
 };
+
+// A low-precision matrix product or convolution whose dimensions tensor cores cannot use: a
+// GEMM input's last two dimensions, or a convolution weight's output and input channels, not all
+// multiples of 8. "aten::addmm [64, 100] [100, 10]" for the first of them.
+[[nodiscard]] bool unaligned_for_tensor_cores(const OpInterval& op);
 
 // The category an op's self time goes to, given the op and its enclosing ops (innermost first).
 [[nodiscard]] std::string op_category(const std::vector<const OpInterval*>& op_and_enclosing);
 
 // Pure: the breakdown of `steps` steps that took wall_s in all, from the intervals of the
-// training thread (nested by time; any order).
+// training thread (nested by time; any order). Without kernels: each CPU op's self time by
+// category, within the ampbench::step scopes when there are any. With kernels (a GPU run): each
+// kernel's time by the category of the op that launched it, over the wall time per step (the
+// unattributed rest is time the device did not compute for the step).
 [[nodiscard]] reports::TimeBreakdown categorise(std::vector<OpInterval> ops, std::int64_t steps, double wall_s,
                                                 std::string method);
 
-// Runs `run_pass` (the profiled steps, finished on the device) under LibTorch's profiler and
-// categorises what it recorded.
-[[nodiscard]] reports::TimeBreakdown profile_time_breakdown(const std::function<void()>& run_pass, std::int64_t steps);
+// Runs `run_pass` (the profiled steps, finished on the device) under LibTorch's profiler (with
+// CUDA kernel records when `cuda_kernels`) and categorises what it recorded.
+[[nodiscard]] reports::TimeBreakdown profile_time_breakdown(const std::function<void()>& run_pass, std::int64_t steps,
+                                                            bool cuda_kernels);
 
 }  // namespace ampbench::harness

@@ -12,6 +12,8 @@
 // - skipped-steps / scale-collapse: the GradScaler's telemetry;
 // - tf32-baseline: the FP32 cell already used TF32 (CUDA);
 // - host-bound: a CUDA cell whose host time per step is close to its step time;
+// - unaligned-shapes: a CUDA cell whose low-precision matrix products spend more than 5% of their
+//   time in ops with dimensions that are not multiples of 8 (tensor cores cannot take them);
 // - unavailable: an AMP cell the rules above could say nothing about, and why.
 #pragma once
 

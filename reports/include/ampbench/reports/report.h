@@ -199,6 +199,10 @@ struct TimeBreakdown {
   std::vector<TimeCategory> categories;
   double unattributed_s = 0.0;
   std::string method;  // how it was measured, e.g. "LibTorch profiler, CPU ops of the training thread"
+  // Per step, the time of low-precision matrix products whose dimensions are not multiples of 8
+  // (tensor cores cannot take them), and the first few such ops with their input shapes.
+  double unaligned_matmul_s = 0.0;
+  std::vector<std::string> unaligned_matmul_ops;
 };
 
 struct CellResult {
