@@ -37,12 +37,6 @@ namespace {
 // gate could not decide.
 constexpr const char* kVerdictOrder[] = {"regressed", "inconclusive", "missing", "not compared", "improved", "pass"};
 
-std::string joined(const std::vector<std::string>& parts) {
-  std::string out;
-  for (const auto& part : parts) out += (out.empty() ? "" : "; ") + part;
-  return out;
-}
-
 }  // namespace
 
 std::string render_check_text(const CheckResult& result, const CheckOptions& options) {
@@ -63,8 +57,8 @@ std::string render_check_markdown(const CheckResult& result, const CheckOptions&
   for (const char* verdict : kVerdictOrder) {
     for (const auto& cell : result.cells) {
       if (cell.verdict != verdict) continue;
-      table.add_row(
-          {cell.key.label(), cell.verdict == "regressed" ? "**regressed**" : cell.verdict, joined(cell.reasons)});
+      table.add_row({cell.key.label(), cell.verdict == "regressed" ? "**regressed**" : cell.verdict,
+                     detail::joined(cell.reasons, "; ")});
     }
   }
   return std::string("### ampbench check: ") + (result.passed ? "PASS" : "FAIL") + "\n\n" + table.render() + "\n" +

@@ -24,12 +24,6 @@ bool has_flag(const Environment& env, const char* flag) {
   return std::find(env.cpu_flags.begin(), env.cpu_flags.end(), flag) != env.cpu_flags.end();
 }
 
-std::string joined(const std::vector<std::string>& parts, const char* separator) {
-  std::string out;
-  for (const auto& part : parts) out += (out.empty() ? "" : separator) + part;
-  return out;
-}
-
 std::string gflops(double flops_per_s) { return detail::format_flop_rate(flops_per_s); }
 
 // The ISA flags of the CPU that give native GEMM in this dtype, and what the CPU has.
@@ -42,7 +36,7 @@ std::string cpu_gemm_support(const Environment& env, const std::string& dtype) {
   return std::string(native ? "it has " : "it has neither ") +
          (native ? (has_flag(env, matrix_flag) ? matrix_flag : vector_flag)
                  : std::string(vector_flag) + " nor " + matrix_flag) +
-         " (flags: " + joined(env.cpu_flags, " ") + ")";
+         " (flags: " + detail::joined(env.cpu_flags, " ") + ")";
 }
 
 std::string gpu_gemm_support(const Environment& env, const std::string& device, const std::string& dtype) {
@@ -130,7 +124,7 @@ std::string growth_text(const TimeBreakdown& fp32, const TimeBreakdown& amp) {
   std::sort(grown.begin(), grown.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   std::vector<std::string> parts;
   for (const auto& [name, delta] : grown) parts.push_back(name + " +" + detail::format_duration(delta));
-  return parts.empty() ? "no other category grew by more than 2% of the FP32 step" : joined(parts, ", ");
+  return parts.empty() ? "no other category grew by more than 2% of the FP32 step" : detail::joined(parts, ", ");
 }
 
 void amdahl_finding(const CellResult& cell, const CellResult& fp32, std::vector<Finding>& out) {
@@ -220,7 +214,7 @@ void unaligned_finding(const CellResult& cell, std::vector<Finding>& out) {
   add(out, cell, "unaligned-shapes",
       detail::format_share(breakdown.unaligned_matmul_s / matmul) +
           " of the matrix products' time is in ops whose dimensions are not multiples of 8 (" +
-          joined(breakdown.unaligned_matmul_ops, "; ") + "): " + cell.settings.compute_dtype +
+          detail::joined(breakdown.unaligned_matmul_ops, "; ") + "): " + cell.settings.compute_dtype +
           " tensor cores need multiples of 8, so these take slower paths; pad the sizes to multiples of 8.",
       {{"unaligned_matmul_s", breakdown.unaligned_matmul_s},
        {"unaligned_share", breakdown.unaligned_matmul_s / matmul}});
@@ -256,7 +250,7 @@ std::vector<Finding> explain(const Report& report) {
       missing.push_back("no measured " + cell.settings.compute_dtype + " GEMM peak");
     if (out.size() == before || !missing.empty()) {
       if (missing.empty()) missing.push_back("no rule found anything to say");
-      add(out, cell, "unavailable", "Not explained: " + joined(missing, "; ") + ".", {});
+      add(out, cell, "unavailable", "Not explained: " + detail::joined(missing, "; ") + ".", {});
     }
   }
   return out;

@@ -61,6 +61,15 @@ std::string format_duration_ci(const SampleSummary& summary) {
   return format_duration_interval(summary.median, summary.ci_low, summary.ci_high);
 }
 
+std::string joined(const std::vector<std::string>& parts, std::string_view separator) {
+  std::string out;
+  for (const auto& part : parts) {
+    if (!out.empty()) out += separator;
+    out += part;
+  }
+  return out;
+}
+
 std::string format_change_ci(const Ratio& ratio) {
   return format_percent(ratio.value - 1.0, true) + " [" + format_percent(ratio.ci_low - 1.0, true) + ", " +
          format_percent(ratio.ci_high - 1.0, true) + "]";

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ampbench/reports/report.h"
 
@@ -41,6 +42,9 @@ namespace ampbench::reports::detail {
 [[nodiscard]] std::string format_general(double value);
 // "%.*f" without the locale surprises of iostreams; "n/a" when not finite.
 [[nodiscard]] std::string format_fixed(double value, int decimals);
+
+// The parts with `separator` between them: {"a", "b"}, "; " -> "a; b".
+[[nodiscard]] std::string joined(const std::vector<std::string>& parts, std::string_view separator);
 
 // The number of terminal columns a UTF-8 string takes (one per code point: ampbench prints no
 // wide characters).

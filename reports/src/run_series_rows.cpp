@@ -42,12 +42,6 @@ std::string divergence_change_text(const CellComparison& comparison) {
   return text;
 }
 
-std::string joined(const std::vector<std::string>& parts, const char* separator) {
-  std::string out;
-  for (const auto& part : parts) out += (out.empty() ? "" : separator) + part;
-  return out;
-}
-
 }  // namespace
 
 std::size_t current_run(const RunSeries& series) {

@@ -80,11 +80,9 @@ std::string counted_flops_note(const Report& report) {
       workloads.push_back(cell.workload);
   }
   if (workloads.empty()) return "";
-  std::string names;
-  for (const auto& name : workloads) names += (names.empty() ? "" : ", ") + name;
   return "FLOPs per step counted by ampbench (3x one forward's matrix products, convolutions and attention; the "
          "workload states none): " +
-         names + ".";
+         joined(workloads, ", ") + ".";
 }
 
 std::string gpu_verification_note(const Report& report) {
