@@ -220,6 +220,15 @@ const std::vector<RunConfigField>& run_config_fields() {
       field(&RunConfig::cupti, "cupti", "", "ampbench's own CUPTI collection on GPUs", "", true),
       field(&RunConfig::breakdown, "breakdown", "", "Profile where each cell's step time goes (ampbench explain)", "",
             true),
+      field(&RunConfig::ranks, "ranks", "--ranks",
+            "Ranks (processes) that train each cell data-parallel on this machine through c10d (Gloo on the CPU, "
+            "NCCL on GPUs); each cell also runs on one rank for the scaling efficiency. Under torchrun: WORLD_SIZE",
+            "", true),
+      field(&RunConfig::grad_compression, "grad_compression", "--grad-compression",
+            "With --ranks: all-reduce the gradients as none, fp16 or bf16 (a c10d communication hook)", "", true),
+      field(&RunConfig::rank_timeout_s, "rank_timeout_s", "--rank-timeout",
+            "With --ranks: seconds c10d waits for a rank (rendezvous, each collective) before the cell fails", "",
+            true),
   };
   return fields;
 }
@@ -250,6 +259,13 @@ void validate_run_config(const RunConfig& config) {
   if (config.batch) require_positive(*config.batch, kMaxBatch, "--batch");
   if (config.numerics_steps)
     require_range<std::int64_t>(*config.numerics_steps, 0, kMaxStepsPerCell, "--numerics-steps");
+  require_range<std::int64_t>(config.ranks, 1, kMaxRanks, "--ranks");
+  require(config.grad_compression == "none" || config.grad_compression == "fp16" || config.grad_compression == "bf16",
+          "--grad-compression must be none, fp16 or bf16, got '" + config.grad_compression + "'");
+  require(config.grad_compression == "none" || config.ranks > 1,
+          "--grad-compression " + config.grad_compression + ": needs --ranks 2 or more (one rank all-reduces nothing)");
+  require(config.rank_timeout_s > 0.0 && config.rank_timeout_s <= kMaxTimeCapSeconds,
+          "--rank-timeout must be in (0, " + detail::format_general(kMaxTimeCapSeconds) + "] seconds");
 }
 
 RunConfig layer_run_config(const nlohmann::json* file, const std::string& file_name,

@@ -1,5 +1,5 @@
 // The report model: what one `ampbench run` measured, cell by cell. This is the stable contract
-// between the harness (which fills it), the JSON file (schema "ampbench.report/1") and every
+// between the harness (which fills it), the JSON file (schema "ampbench.report/2") and every
 // reader (compare, check, the renderers). Raw per-step samples are kept so that any statistic can
 // be recomputed from the file alone.
 #pragma once
@@ -16,7 +16,9 @@
 
 namespace ampbench::reports {
 
-inline constexpr const char* kReportSchema = "ampbench.report/1";
+inline constexpr const char* kReportSchema = "ampbench.report/2";
+// Version 1 (before ranks): read as one-rank cells of a one-rank run.
+inline constexpr const char* kReportSchemaV1 = "ampbench.report/1";
 
 // A median with its distribution-free 95% confidence interval, plus the spread of the samples.
 struct SampleSummary {
@@ -205,11 +207,34 @@ struct TimeBreakdown {
   std::vector<std::string> unaligned_matmul_ops;
 };
 
+// How a cell of several ranks kept its replicas in step (README "Several processes or machines").
+struct DataParallel {
+  std::string backend;           // c10d's process group: "gloo" or "nccl"
+  std::string grad_compression;  // "none", "fp16", "bf16": the dtype the gradients cross in
+  std::string gradient_sync;     // how, for people: "c10d::Reducer, 3 buckets (cap 25 MiB), fp16 hook"
+  std::int64_t buckets = 0;
+  // Per timed step, in step order: the longest of the ranks' all-reduce time (each rank's sum of
+  // the durations c10d measured for that step's bucket all-reduces; they overlap the backward).
+  std::vector<double> allreduce_times_s;
+  SampleSummary allreduce_time_s;         // over allreduce_times_s
+  double allreduce_bytes_per_step = 0.0;  // what each rank hands to all-reduce per step (after compression)
+  std::vector<double> rank_median_step_time_s;  // each rank's own median step time, rank 0 first
+  // Step time on one rank / on these ranks, the per-rank batch the same (weak scaling): 1 is
+  // perfect, 0.5 means half of each added rank's work is lost. Absent when the one-rank cell failed.
+  std::optional<Ratio> scaling_efficiency;
+  // Whether every rank's GradScaler skipped exactly the same steps (a step is skipped everywhere or
+  // nowhere); false fails the cell.
+  bool inf_checks_agreed = true;
+};
+
 struct CellResult {
   std::string workload;
   std::string mode;
   std::string device;
   std::string preset;
+  // The ranks it trained on: 1 for one process (every cell of older reports), N for data parallel.
+  // A cell is named by workload, mode, device, preset and ranks.
+  std::int64_t ranks = 1;
   CellStatus status = CellStatus::kOk;
   std::string error;  // why it failed
   ModeSettings settings;
@@ -235,6 +260,7 @@ struct CellResult {
   std::optional<Ratio> speedup_vs_fp32;
   std::optional<Ratio> memory_ratio_vs_fp32;  // this peak / FP32 peak (no interval: one value each)
   std::optional<TimeBreakdown> breakdown;     // absent in later replicates, failed cells, older reports
+  std::optional<DataParallel> data_parallel;  // cells of more than one rank
 };
 
 // One reason a cell's speedup is what it is, with the figures it rests on (reports/explain.h).

@@ -49,6 +49,12 @@ struct RunConfig {
   double worker_timeout_s = 0.0;  // kill a worker after this long; 0: from the time cap
   bool cupti = true;              // ampbench's own CUPTI collection on GPUs (off under Nsight)
   bool breakdown = true;          // profile where each cell's step time goes (explain), after the timed steps
+  // Data parallel (README "Several processes or machines"): the world size. 1 is one process; N > 1
+  // trains each cell on N ranks through c10d (and on one rank too, for the scaling efficiency).
+  // Under torchrun the harness fills it from WORLD_SIZE.
+  std::int64_t ranks = 1;
+  std::string grad_compression = "none";  // the gradients' all-reduce: "none", "fp16" or "bf16" compressed
+  double rank_timeout_s = 60.0;           // c10d's timeout: rendezvous, and a collective that a dead rank stalls
 };
 
 // Upper bounds that keep a typo from costing hours or gigabytes (README "Failure behaviour").
@@ -59,6 +65,7 @@ inline constexpr std::int64_t kMaxReplicates = 100;
 inline constexpr int kMaxThreads = 1024;
 inline constexpr std::int64_t kMaxBatch = 1 << 20;
 inline constexpr double kMaxTimeCapSeconds = 86'400.0;
+inline constexpr std::int64_t kMaxRanks = 1024;
 
 // One setting: where it lives in each form, and how to move it between them.
 struct RunConfigField {
