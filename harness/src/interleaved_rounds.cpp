@@ -123,7 +123,7 @@ class Rotation {
 
   // One step of every live mode and one probe call, in this pass's order. A mode whose step throws
   // leaves the rotation with its error; the probe throwing means the device is gone.
-  void run_pass(std::int64_t pass, std::int64_t round, TensorMemoryProbe& memory) {
+  void run_pass(std::int64_t pass, std::int64_t round, TensorMemoryProbe& memory, bool rethrow) {
     for (const auto index : pass_order(slots_.size(), pass)) {
       auto& slot = slots_[index];
       if (!live(slot)) continue;
@@ -136,7 +136,7 @@ class Rotation {
         slot.step_round.push_back(round);
       } catch (const std::exception& error) {
         slot.times->error = error_text(error);
-        if (slot.session == nullptr) throw;
+        if (slot.session == nullptr || rethrow) throw;
       }
     }
   }
@@ -197,12 +197,15 @@ RoundsOutcome run_rounds(std::vector<ModeSession*> sessions, TensorMemoryProbe& 
   for (std::int64_t round = 0; rotation.any_mode_live() && outcome.stop_reason.empty(); ++round) {
     for (std::int64_t in_round = 0; in_round < rules.steps_per_round && rotation.most_steps() < rules.max_steps;
          ++in_round) {
-      rotation.run_pass(pass++, round, memory);
+      rotation.run_pass(pass++, round, memory, static_cast<bool>(rules.agree_stop));
     }
     rotation.close_round(round);
     const double elapsed = seconds_since(start);
     if (progress) progress(outcome.rounds, rotation.most_steps(), elapsed);
-    if (rotation.any_mode_live()) outcome.stop_reason = reason_to_stop(outcome, rules, rotation.most_steps(), elapsed);
+    if (rotation.any_mode_live()) {
+      const auto reason = reason_to_stop(outcome, rules, rotation.most_steps(), elapsed);
+      outcome.stop_reason = rules.agree_stop ? rules.agree_stop(reason) : reason;
+    }
   }
   if (outcome.stop_reason.empty()) outcome.stop_reason = "every mode failed";
   synchronize(device);

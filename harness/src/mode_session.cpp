@@ -46,7 +46,7 @@ reports::ModeSettings apply_precision(const Mode& mode) {
 }
 
 ModeSession::ModeSession(const WorkloadTask& task, const Mode& mode, c10::Device device, TensorMemoryProbe& memory,
-                         std::int64_t step_capacity)
+                         std::int64_t step_capacity, c10::intrusive_ptr<c10d::ProcessGroup> group)
     : task_(task),
       mode_(mode),
       device_(device),
@@ -60,7 +60,13 @@ ModeSession::ModeSession(const WorkloadTask& task, const Mode& mode, c10::Device
   workload_ = workloads::make_workload(task.workload, workload_options(config, device));
   optimizer_ = workload_->make_optimizer();
   if (mode.grad_scaler) scaler_.emplace(device.type());
-  for (std::int64_t index = 0; index < kBatchPool; ++index) batches_.push_back(workload_->make_batch(index));
+  // Data parallel: rank r of N takes every N-th batch of the one sequence, from the r-th on, so the
+  // N ranks' batches of a step are the N consecutive batches a single process would train on.
+  const std::int64_t stride = task.rank ? task.rank->world_size : 1;
+  const std::int64_t offset = task.rank ? task.rank->rank : 0;
+  for (std::int64_t index = 0; index < kBatchPool; ++index) {
+    batches_.push_back(workload_->make_batch(index * stride + offset));
+  }
   // A user's batch on another device would fail deep inside the first forward; say which.
   for (const auto* tensor : {&batches_.front().input, &batches_.front().target}) {
     if (tensor->device() != device) {
@@ -68,10 +74,13 @@ ModeSession::ModeSession(const WorkloadTask& task, const Mode& mode, c10::Device
                                   tensor->device().str() + ", the run's device is " + device.str());
     }
   }
-  step_.emplace(
-      TrainingStep{*workload_, *optimizer_, scaler_ ? &*scaler_ : nullptr, &grad_norms_, mode_, device.type()});
+  if (group) sync_ = std::make_unique<GradientSync>(std::move(group), workload_->module(), config.grad_compression);
+  step_.emplace(TrainingStep{*workload_, *optimizer_, scaler_ ? &*scaler_ : nullptr, &grad_norms_, mode_,
+                             device.type(), sync_.get()});
   ledger_.end(memory);
 }
+
+ModeSession::~ModeSession() = default;
 
 void ModeSession::step() {
   TORCH_CHECK(steps_done_ < loss_buffer_.numel(), "mode ", mode_.name, ": more steps than the ", loss_buffer_.numel(),
@@ -83,6 +92,7 @@ void ModeSession::step() {
   const bool overflow = std::find(inject.begin(), inject.end(), steps_done_) != inject.end();
   const auto loss = step_->run(batches_[static_cast<std::size_t>(steps_done_ % kBatchPool)], overflow);
   loss_buffer_.select(0, steps_done_).copy_(loss);
+  if (sync_) communication_.push_back(sync_->take_step());
   ++steps_done_;
 }
 

@@ -9,7 +9,8 @@ namespace ampbench::harness {
 namespace {
 
 bool interleaved_with(const reports::CellResult& cell, const reports::CellResult& reference) {
-  if (!cell.rounds || !reference.rounds) return false;
+  // Rounds of one worker group interleave its modes; a cell of other ranks ran in other workers.
+  if (!cell.rounds || !reference.rounds || cell.ranks != reference.ranks) return false;
   const auto& modes = cell.rounds->interleaved_modes;
   return std::find(modes.begin(), modes.end(), reference.mode) != modes.end() &&
          cell.rounds->step_time_s.size() == reference.rounds->step_time_s.size() &&
@@ -45,14 +46,28 @@ std::optional<reports::Divergence> divergence(const reports::CellResult& referen
   }
 }
 
+// Weak scaling: the one-rank cell's step time over this cell's (same mode and per-rank batch).
+void relate_to_one_rank(reports::Report& report) {
+  for (auto& cell : report.cells) {
+    if (cell.status != reports::CellStatus::kOk || !cell.data_parallel) continue;
+    const auto one = std::find_if(report.cells.begin(), report.cells.end(), [&](const auto& other) {
+      return other.status == reports::CellStatus::kOk && other.ranks == 1 && other.mode == cell.mode &&
+             other.workload == cell.workload && other.device == cell.device && other.preset == cell.preset;
+    });
+    if (one != report.cells.end()) cell.data_parallel->scaling_efficiency = speedup(*one, cell);
+  }
+}
+
 }  // namespace
 
 void relate_to_fp32(reports::Report& report) {
+  relate_to_one_rank(report);
   for (auto& cell : report.cells) {
     if (cell.status != reports::CellStatus::kOk || is_reference_mode(find_mode(cell.mode))) continue;
     const auto reference = std::find_if(report.cells.begin(), report.cells.end(), [&](const auto& other) {
       return other.status == reports::CellStatus::kOk && is_reference_mode(find_mode(other.mode)) &&
-             other.workload == cell.workload && other.device == cell.device && other.preset == cell.preset;
+             other.workload == cell.workload && other.device == cell.device && other.preset == cell.preset &&
+             other.ranks == cell.ranks;
     });
     if (reference == report.cells.end()) continue;
     cell.speedup_vs_fp32 = speedup(*reference, cell);

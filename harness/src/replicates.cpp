@@ -30,6 +30,20 @@ std::optional<std::int64_t> larger(const std::optional<std::int64_t>& a, const s
   return std::max(*a, *b);
 }
 
+// A data-parallel cell's all-reduce samples join like its step times; each rank's median step
+// time becomes the mean of its replicates' medians.
+void append_data_parallel(const reports::DataParallel& later, std::size_t replicate, reports::DataParallel& joined) {
+  joined.allreduce_times_s.insert(joined.allreduce_times_s.end(), later.allreduce_times_s.begin(),
+                                  later.allreduce_times_s.end());
+  const auto before = static_cast<double>(replicate);
+  for (std::size_t rank = 0; rank < joined.rank_median_step_time_s.size() && rank < later.rank_median_step_time_s.size();
+       ++rank) {
+    auto& median = joined.rank_median_step_time_s[rank];
+    median = (median * before + later.rank_median_step_time_s[rank]) / (before + 1.0);
+  }
+  joined.inf_checks_agreed = joined.inf_checks_agreed && later.inf_checks_agreed;
+}
+
 void append_replicate(const reports::CellResult& later, std::size_t replicate, reports::CellResult& joined) {
   if (joined.status != reports::CellStatus::kOk) return;
   if (later.status != reports::CellStatus::kOk) {
@@ -41,6 +55,9 @@ void append_replicate(const reports::CellResult& later, std::size_t replicate, r
   joined.host_step_times_s.insert(joined.host_step_times_s.end(), later.host_step_times_s.begin(),
                                   later.host_step_times_s.end());
   if (joined.rounds && later.rounds) append_rounds(*later.rounds, *joined.rounds);
+  if (joined.data_parallel && later.data_parallel) {
+    append_data_parallel(*later.data_parallel, replicate, *joined.data_parallel);
+  }
   auto& memory = joined.memory;
   memory.peak_tensor_bytes = std::max(memory.peak_tensor_bytes, later.memory.peak_tensor_bytes);
   memory.peak_rss_bytes = std::max(memory.peak_rss_bytes, later.memory.peak_rss_bytes);

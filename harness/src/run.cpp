@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <chrono>
 #include <iterator>
+#include <cstdlib>
+#include <optional>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -19,6 +21,7 @@
 #include "ampbench/reports/roofline.h"
 #include "ampbench/workloads/preset.h"
 #include "ampbench/workloads/registry.h"
+#include "rank_groups.h"
 #include "worker_process.h"
 
 namespace ampbench::harness {
@@ -213,52 +216,97 @@ std::vector<reports::GemmPeak> gemm_peaks(const RunPlan& plan) {
 }
 
 // Replicate by replicate, every workload in turn, so each workload's worker processes spread
-// over the whole run and meet the machine at different moments. A workload's cells are joined
-// (and announced) after its last replicate; they are returned in workload order.
-std::vector<reports::CellResult> run_workloads(const RunPlan& plan, const std::function<void(RunEvent)>& notify) {
+// over the run and meet the machine at different moments. With several ranks each turn is the
+// workload on one rank (its own worker, the scaling's reference) and then as a group on every rank.
+// A workload's cells are joined (and announced) after its last replicate; they are returned in
+// workload order, each workload's one-rank cells before its group's.
+std::vector<reports::CellResult> run_workloads(const RunPlan& plan, detail::RankGroups* groups,
+                                               const std::function<void(RunEvent)>& notify) {
   const auto& workloads = plan.config.workloads;
-  std::vector<WorkloadTask> tasks;
-  for (const auto& workload : workloads) tasks.push_back({plan.config, workload, plan.config.modes, 0, {}});
-  std::vector<std::vector<std::vector<reports::CellResult>>> replicates(workloads.size());
+  struct Turns {
+    WorkloadTask task;
+    std::vector<std::vector<reports::CellResult>> replicates;
+    bool done = false;
+  };
+  // [workload][0]: one process; [workload][1]: the group of ranks, when there are several.
+  std::vector<std::vector<Turns>> turns(workloads.size());
+  for (std::size_t index = 0; index < workloads.size(); ++index) {
+    for (int kind = 0; kind < (groups != nullptr ? 2 : 1); ++kind) {
+      turns[index].push_back({{plan.config, workloads[index], plan.config.modes, 0, {}, {}}, {}, false});
+    }
+  }
   std::vector<std::vector<reports::CellResult>> joined(workloads.size());
   for (std::int64_t replicate = 0; replicate < plan.config.replicates; ++replicate) {
     for (std::size_t index = 0; index < workloads.size(); ++index) {
-      auto& task = tasks[index];
-      if (task.modes.empty()) continue;  // joined already: every mode failed in the first replicate
-      task.replicate = replicate;
       RunEvent event;
       event.workload_index = index;
       event.workload_count = workloads.size();
       event.replicate = replicate;
       event.replicate_count = plan.config.replicates;
-      event.workload = task.workload;
+      event.workload = workloads[index];
       const WorkloadProgressSink sink = [&](const WorkloadProgress& progress) {
         event.kind = RunEvent::Kind::kWorkloadProgress;
         event.progress = progress;
         notify(event);
       };
-      replicates[index].push_back(plan.config.isolate ? run_isolated(task, sink) : run_workload(task, sink));
-      if (replicate == 0) keep_for_later_replicates(replicates[index].front(), task);
-      if (replicate + 1 < plan.config.replicates && !task.modes.empty()) continue;
-      joined[index] = detail::join_replicates(replicates[index]);
+      bool last = true;
+      for (std::size_t kind = 0; kind < turns[index].size(); ++kind) {
+        auto& turn = turns[index][kind];
+        if (turn.done || turn.task.modes.empty()) continue;  // every mode failed in the first replicate
+        turn.task.replicate = replicate;
+        if (kind == 1) {
+          turn.replicates.push_back(groups->run(turn.task, sink));
+        } else {
+          turn.replicates.push_back(plan.config.isolate ? run_isolated(turn.task, sink) : run_workload(turn.task, sink));
+        }
+        if (replicate == 0) keep_for_later_replicates(turn.replicates.front(), turn.task);
+        if (replicate + 1 < plan.config.replicates && !turn.task.modes.empty()) last = false;
+      }
+      if (!last || turns[index].front().done) continue;
+      auto& single = turns[index].front();
+      joined[index] = detail::join_replicates(single.replicates);
       event.replicate_count = 1;  // the numerics pass is one process of its own
-      event.seconds = add_numerics(task, joined[index], sink);
+      event.seconds = add_numerics(single.task, joined[index], sink);
       if (event.seconds > 0.0) {
         event.kind = RunEvent::Kind::kNumericsFinished;
         notify(event);
+      }
+      if (turns[index].size() > 1) {
+        auto group_cells = detail::join_replicates(turns[index][1].replicates);
+        std::move(group_cells.begin(), group_cells.end(), std::back_inserter(joined[index]));
       }
       for (const auto& cell : joined[index]) {
         event.kind = RunEvent::Kind::kCellFinished;
         event.cell = &cell;
         notify(event);
       }
-      task.modes.clear();
+      for (auto& turn : turns[index]) turn.done = true;
     }
   }
   std::vector<reports::CellResult> cells;
   for (auto& workload_cells : joined)
     std::move(workload_cells.begin(), workload_cells.end(), std::back_inserter(cells));
   return cells;
+}
+
+// Several ranks on this machine share its hardware threads unless --threads says otherwise.
+void share_threads(RunPlan& plan, std::int64_t ranks_here) {
+  if (plan.config.threads > 0 || ranks_here <= 1) return;
+  const auto hardware = static_cast<std::int64_t>(std::max(1U, std::thread::hardware_concurrency()));
+  plan.config.threads = static_cast<int>(std::max<std::int64_t>(1, hardware / ranks_here));
+}
+
+// Under torchrun WORLD_SIZE is the world size; --ranks, if given, must say the same. A world of
+// one is an ordinary run.
+std::optional<TorchrunRank> apply_torchrun(reports::RunConfig& config) {
+  auto torchrun = torchrun_rank_from_environment();
+  if (!torchrun || torchrun->world_size == 1) return std::nullopt;
+  if (config.ranks != 1 && config.ranks != torchrun->world_size) {
+    throw SettingError("--ranks " + std::to_string(config.ranks) + ": the environment's WORLD_SIZE is " +
+                       std::to_string(torchrun->world_size) + " (torchrun starts the ranks; leave --ranks out)");
+  }
+  config.ranks = torchrun->world_size;
+  return torchrun;
 }
 
 }  // namespace
@@ -269,8 +317,9 @@ double worker_timeout_s(const reports::RunConfig& config, std::size_t modes) {
 }
 
 RunPlan plan_run(reports::RunConfig config) {
-  reports::validate_run_config(config);
   RunPlan plan;
+  plan.torchrun = apply_torchrun(config);
+  reports::validate_run_config(config);
   plan.environment = probe_environment();
   config.device = resolve_device(config.device, plan.environment);
   resolve_workloads(config.workloads);
@@ -286,10 +335,21 @@ RunPlan plan_run(reports::RunConfig config) {
     throw SettingError("--threads " + std::to_string(config.threads) + ": more than 4x this machine's " +
                        std::to_string(hardware_threads) + " hardware threads");
   }
-  if (config.threads > 0) plan.environment.threads = config.threads;
   if (config.device != "cpu") plan.environment.gpu_verification = kGpuVerification;
   plan.config = std::move(config);
+  if (plan.config.ranks > 1 && !plan.config.isolate) {
+    throw SettingError("--ranks " + std::to_string(plan.config.ranks) + ": each rank is a process of its own; "
+                       "isolate must stay on");
+  }
+  const char* local_world = std::getenv("LOCAL_WORLD_SIZE");
+  share_threads(plan, plan.torchrun ? (local_world != nullptr ? std::atoll(local_world) : 1) : plan.config.ranks);
+  if (plan.config.threads > 0) plan.environment.threads = plan.config.threads;
   return plan;
+}
+
+std::int64_t follow_rank_zero(const RunPlan& plan, const std::function<void(const std::string&)>& say) {
+  detail::RankGroups groups(plan);
+  return groups.follow(say);
 }
 
 reports::Report run(const RunPlan& plan, const RunObserver& observe) {
@@ -309,7 +369,10 @@ reports::Report run(const RunPlan& plan, const RunObserver& observe) {
   measured.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   notify(measured);
 
-  report.cells = run_workloads(plan, notify);
+  std::optional<detail::RankGroups> groups;
+  if (plan.config.ranks > 1) groups.emplace(plan);
+  report.cells = run_workloads(plan, groups ? &*groups : nullptr, notify);
+  if (groups) groups->finish();
   relate_to_fp32(report);
   reports::fill_fractions_of_peak(report);
   report.explanation = reports::explain(report);

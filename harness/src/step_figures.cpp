@@ -14,6 +14,9 @@ void derive_step_figures(reports::CellResult& cell) {
   if (cell.rounds) {
     cell.rounds->step_time = reports::summarize_rounds(cell.rounds->step_time_s, cell.rounds->round_replicate);
   }
+  if (cell.data_parallel && !cell.data_parallel->allreduce_times_s.empty()) {
+    cell.data_parallel->allreduce_time_s = reports::summarize(cell.data_parallel->allreduce_times_s);
+  }
 }
 
 }  // namespace ampbench::harness::detail

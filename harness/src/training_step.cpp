@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "ampbench/harness/detail/gradient_sync.h"
 #include "nvtx_ranges.h"
 
 namespace ampbench::harness::detail {
@@ -29,6 +30,7 @@ torch::Tensor TrainingStep::run(const workloads::Batch& batch, bool inject_overf
   if (scaler == nullptr) {
     {
       PhaseRange range("backward");
+      if (sync != nullptr) sync->before_backward(loss);
       loss.backward();
     }
     if (grad_norms != nullptr) grad_norms->record(optimizer);
@@ -38,7 +40,9 @@ torch::Tensor TrainingStep::run(const workloads::Batch& batch, bool inject_overf
   }
   {
     PhaseRange range("backward");
-    scaler->scale(loss).backward();
+    const auto scaled = scaler->scale(loss);
+    if (sync != nullptr) sync->before_backward(scaled);
+    scaled.backward();
   }
   {
     PhaseRange range("unscale");

@@ -14,6 +14,8 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <memory>
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -130,39 +132,107 @@ pid_t spawn_worker(const Pipe& task, const Pipe& result, const Pipe& errors) {
   return pid;
 }
 
-// Reads the worker's stderr (progress and its own messages) and its result until both close,
-// killing it once the deadline passes. Returns the result text and whether it was killed.
-std::pair<std::string, bool> collect_output(pid_t pid, int stderr_fd, int result_fd, double timeout_s,
-                                            const std::function<void(const nlohmann::json&)>& on_progress) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
-  bool timed_out = false;
+// One running worker: its pipes' read ends, what it has written, and how it ended.
+struct Running {
+  pid_t pid = 0;
+  int stderr_fd = -1;
+  int result_fd = -1;
   std::string result_text;
-  StderrPump pump(on_progress);
-  pollfd fds[2] = {{stderr_fd, POLLIN, 0}, {result_fd, POLLIN, 0}};
+  std::unique_ptr<StderrPump> pump;
+  bool killed = false;
+  std::string kill_reason;
+  bool reaped = false;
+  int status = 0;
+  [[nodiscard]] bool open() const { return stderr_fd >= 0 || result_fd >= 0; }
+};
+
+void kill_worker(Running& worker, const std::string& reason) {
+  if (worker.killed || worker.reaped) return;
+  worker.killed = true;  // the pipes close once the worker is gone
+  worker.kill_reason = reason;
+  kill(worker.pid, SIGKILL);
+}
+
+// Reads every worker's stderr (progress and its own messages) and result until all close, killing
+// all at the deadline, and the rest once one crashed or a straggler's time ran out.
+void collect_output(std::vector<Running>& workers, double timeout_s, double straggler_s) {
+  using Clock = std::chrono::steady_clock;
+  auto deadline = Clock::now() + std::chrono::duration<double>(timeout_s);
+  char timed_out[128];
+  std::snprintf(timed_out, sizeof timed_out, "timed out after %.0f s (killed; --worker-timeout)", timeout_s);
+  std::string deadline_reason = timed_out;
+  bool straggler_deadline_set = false;
   char buffer[65536];
-  while (fds[0].fd >= 0 || fds[1].fd >= 0) {
-    const auto left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
-    if (left <= 0.0 && !timed_out) {
-      timed_out = true;  // the pipes close once the worker is gone
-      kill(pid, SIGKILL);
+  while (std::any_of(workers.begin(), workers.end(), [](const Running& w) { return w.open(); })) {
+    const auto left = std::chrono::duration<double>(deadline - Clock::now()).count();
+    if (left <= 0.0) {
+      for (auto& worker : workers) kill_worker(worker, deadline_reason);
     }
-    const int wait_ms = timed_out ? -1 : static_cast<int>(std::ceil(std::min(left, 3600.0) * 1000.0));
-    if (poll(fds, 2, wait_ms) < 0 && errno != EINTR) break;
-    for (auto& fd : fds) {
-      if (fd.fd < 0 || fd.revents == 0) continue;
-      const ssize_t got = read(fd.fd, buffer, sizeof buffer);
+    std::vector<pollfd> fds;
+    std::vector<std::pair<Running*, bool>> owners;  // worker, is its result pipe
+    for (auto& worker : workers) {
+      if (worker.stderr_fd >= 0) fds.push_back({worker.stderr_fd, POLLIN, 0}), owners.push_back({&worker, false});
+      if (worker.result_fd >= 0) fds.push_back({worker.result_fd, POLLIN, 0}), owners.push_back({&worker, true});
+    }
+    const bool all_killed = std::all_of(workers.begin(), workers.end(), [](const Running& w) { return w.killed || !w.open(); });
+    const int wait_ms = all_killed ? -1 : static_cast<int>(std::ceil(std::clamp(left, 0.0, 3600.0) * 1000.0));
+    if (poll(fds.data(), fds.size(), wait_ms) < 0 && errno != EINTR) break;
+    for (std::size_t i = 0; i < fds.size(); ++i) {
+      if (fds[i].revents == 0) continue;
+      auto& [worker, is_result] = owners[i];
+      int& fd = is_result ? worker->result_fd : worker->stderr_fd;
+      const ssize_t got = read(fd, buffer, sizeof buffer);
       if (got < 0 && errno == EINTR) continue;
       if (got <= 0) {
-        fd.fd = -1;
-      } else if (&fd == &fds[0]) {
-        pump.feed(buffer, static_cast<std::size_t>(got));
+        fd = -1;
+      } else if (is_result) {
+        worker->result_text.append(buffer, static_cast<std::size_t>(got));
       } else {
-        result_text.append(buffer, static_cast<std::size_t>(got));
+        worker->pump->feed(buffer, static_cast<std::size_t>(got));
+      }
+    }
+    // A worker whose pipes closed has ended: reap it, and let its fate decide the others'.
+    for (auto& worker : workers) {
+      if (worker.open() || worker.reaped) continue;
+      while (waitpid(worker.pid, &worker.status, 0) < 0 && errno == EINTR) {
+      }
+      worker.reaped = true;
+      worker.pump->finish();
+      if (workers.size() == 1) continue;
+      const bool failed = !(WIFEXITED(worker.status) && WEXITSTATUS(worker.status) == 0) || worker.result_text.empty();
+      if (failed && !worker.killed) {
+        for (auto& other : workers) kill_worker(other, "stopped: another rank of its group ended without a result");
+      } else if (!straggler_deadline_set) {
+        straggler_deadline_set = true;
+        const auto straggler_deadline = Clock::now() + std::chrono::duration<double>(straggler_s);
+        if (straggler_deadline < deadline) {
+          deadline = straggler_deadline;
+          char text[160];
+          std::snprintf(text, sizeof text, "killed: still running %.0f s after another rank of its group ended",
+                        straggler_s);
+          deadline_reason = text;
+        }
       }
     }
   }
-  pump.finish();
-  return {result_text, timed_out};
+}
+
+WorkerOutcome outcome_of(const Running& worker) {
+  WorkerOutcome outcome;
+  if (worker.killed) {
+    outcome.failure = worker.kill_reason;
+  } else if (WIFEXITED(worker.status) && WEXITSTATUS(worker.status) == 0 && !worker.result_text.empty()) {
+    const auto result = nlohmann::json::parse(worker.result_text, nullptr, false);
+    if (result.is_discarded()) {
+      outcome.failure = "the cell process wrote an unreadable result";
+    } else {
+      outcome.result = result;
+    }
+  } else {
+    outcome.failure = describe_exit(worker.status);
+    outcome.crashed = WIFSIGNALED(worker.status);
+  }
+  return outcome;
 }
 
 }  // namespace
@@ -171,49 +241,48 @@ void emit_progress(const nlohmann::json& progress) { std::cerr << kProgressPrefi
 
 WorkerOutcome run_in_worker(const nlohmann::json& task, double timeout_s,
                             const std::function<void(const nlohmann::json&)>& on_progress) {
-  WorkerOutcome outcome;
-  pid_t pid = 0;
-  Pipe task_pipe;
-  Pipe result_pipe;
-  Pipe error_pipe;
-  try {
-    pid = spawn_worker(task_pipe, result_pipe, error_pipe);
-    task_pipe.close_read();
-    result_pipe.close_write();
-    error_pipe.close_write();
-    // Small enough for the pipe's buffer, and the child reads it whole before anything else.
-    write_all(task_pipe.write_end(), task.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-    task_pipe.close_write();
-  } catch (const std::exception& error) {
-    if (pid > 0) {
-      kill(pid, SIGKILL);
-      waitpid(pid, nullptr, 0);
-    }
-    outcome.failure = error.what();
-    return outcome;
-  }
+  return run_in_worker_group({task}, timeout_s, 0.0, on_progress).front();
+}
 
-  const auto [result_text, timed_out] =
-      collect_output(pid, error_pipe.read_end(), result_pipe.read_end(), timeout_s, on_progress);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (timed_out) {
-    char text[96];
-    std::snprintf(text, sizeof text, "timed out after %.0f s (killed; --worker-timeout)", timeout_s);
-    outcome.failure = text;
-  } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !result_text.empty()) {
-    const auto result = nlohmann::json::parse(result_text, nullptr, false);
-    if (result.is_discarded()) {
-      outcome.failure = "the cell process wrote an unreadable result";
-    } else {
-      outcome.result = result;
+std::vector<WorkerOutcome> run_in_worker_group(const std::vector<nlohmann::json>& tasks, double timeout_s,
+                                               double straggler_s,
+                                               const std::function<void(const nlohmann::json&)>& on_progress) {
+  const std::function<void(const nlohmann::json&)> no_progress;
+  std::vector<Running> workers(tasks.size());
+  std::vector<WorkerOutcome> outcomes(tasks.size());
+  std::vector<std::unique_ptr<Pipe>> pipes;  // kept open until every worker is collected
+  std::string start_failure;
+  for (std::size_t i = 0; i < tasks.size() && start_failure.empty(); ++i) {
+    auto& task_pipe = *pipes.emplace_back(std::make_unique<Pipe>());
+    auto& result_pipe = *pipes.emplace_back(std::make_unique<Pipe>());
+    auto& error_pipe = *pipes.emplace_back(std::make_unique<Pipe>());
+    try {
+      workers[i].pid = spawn_worker(task_pipe, result_pipe, error_pipe);
+      task_pipe.close_read();
+      result_pipe.close_write();
+      error_pipe.close_write();
+      // Small enough for the pipe's buffer, and the child reads it whole before anything else.
+      write_all(task_pipe.write_end(), tasks[i].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+      task_pipe.close_write();
+      workers[i].stderr_fd = error_pipe.read_end();
+      workers[i].result_fd = result_pipe.read_end();
+      workers[i].pump = std::make_unique<StderrPump>(i == 0 ? on_progress : no_progress);
+    } catch (const std::exception& error) {
+      start_failure = error.what();
     }
-  } else {
-    outcome.failure = describe_exit(status);
-    outcome.crashed = WIFSIGNALED(status);
   }
-  return outcome;
+  if (!start_failure.empty()) {
+    for (auto& worker : workers) {
+      if (worker.pid <= 0) continue;
+      kill(worker.pid, SIGKILL);
+      waitpid(worker.pid, nullptr, 0);
+    }
+    for (auto& outcome : outcomes) outcome.failure = start_failure;
+    return outcomes;
+  }
+  collect_output(workers, timeout_s, straggler_s);
+  for (std::size_t i = 0; i < workers.size(); ++i) outcomes[i] = outcome_of(workers[i]);
+  return outcomes;
 }
 
 }  // namespace ampbench::harness::detail

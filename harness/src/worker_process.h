@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ampbench::harness::detail {
 
@@ -19,6 +20,14 @@ struct WorkerOutcome {
 // Never throws for a failing worker. on_progress gets each progress object the worker printed.
 [[nodiscard]] WorkerOutcome run_in_worker(const nlohmann::json& task, double timeout_s,
                                           const std::function<void(const nlohmann::json&)>& on_progress);
+
+// Several workers at once that depend on each other (the ranks of a data-parallel group): one that
+// crashes or ends without a result gets the others killed at once (they would only wait for it);
+// once any has ended, the others get `straggler_s` more before they are killed. Progress comes
+// from the first worker only. Outcomes in the order of `tasks`.
+[[nodiscard]] std::vector<WorkerOutcome> run_in_worker_group(
+    const std::vector<nlohmann::json>& tasks, double timeout_s, double straggler_s,
+    const std::function<void(const nlohmann::json&)>& on_progress);
 
 // Child side: one progress object as a line on stderr.
 void emit_progress(const nlohmann::json& progress);

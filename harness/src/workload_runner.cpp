@@ -18,6 +18,7 @@
 #include "device_hooks.h"
 #include "error_text.h"
 #include "precision_audit.h"
+#include "process_group.h"
 #include "step_figures.h"
 
 namespace ampbench::harness {
@@ -39,32 +40,51 @@ struct ModeSlot {
   double last_warmup_step_s = 0.0;
 };
 
-void build(const WorkloadTask& task, c10::Device device, detail::TensorMemoryProbe& memory,
+// Where the workload runs: its device, and in a data-parallel worker its process group, through
+// which the ranks take every decision that depends on time as rank 0 took it.
+struct Placement {
+  c10::Device device;
+  c10::intrusive_ptr<c10d::ProcessGroup> group;  // null in one process
+
+  [[nodiscard]] bool data_parallel() const { return static_cast<bool>(group); }
+  [[nodiscard]] double agreed(double value) const { return detail::from_rank_zero(group.get(), device, value); }
+};
+
+void build(const WorkloadTask& task, const Placement& place, detail::TensorMemoryProbe& memory,
            std::vector<ModeSlot>& slots, const WorkloadProgressSink& progress) {
   const std::int64_t capacity = task.config.warmup + task.config.max_steps + 1 + kProfiledSteps;
   for (auto& slot : slots) {
     if (progress) progress({"building " + slot.cell.mode, 0, 0, 0.0, 0.0});
     try {
-      slot.session = std::make_unique<detail::ModeSession>(task, find_mode(slot.cell.mode), device, memory, capacity);
+      slot.session = std::make_unique<detail::ModeSession>(task, find_mode(slot.cell.mode), place.device, memory,
+                                                           capacity, place.group);
       slot.cell.settings = slot.session->settings();
     } catch (const std::exception& error) {
+      // A rank cannot drop a mode its peers go on all-reducing: the whole worker fails instead.
+      if (place.data_parallel()) throw;
       fail(slot.cell, error);
-      detail::release_cached_memory(device);
+      detail::release_cached_memory(place.device);
     }
   }
 }
 
 // Untimed steps per mode, bounded by --warmup and by --time-cap, whichever comes first: a typo in
-// --warmup must not cost hours. The last step's time (synchronised) sizes the rounds.
-void warm_up(const WorkloadTask& task, c10::Device device, detail::TensorMemoryProbe& memory,
+// --warmup must not cost hours. The last step's time (synchronised) sizes the rounds. Ranks stop
+// warming up when rank 0 does.
+void warm_up(const WorkloadTask& task, const Placement& place, detail::TensorMemoryProbe& memory,
              std::vector<ModeSlot>& slots, const WorkloadProgressSink& progress) {
+  const auto device = place.device;
   for (auto& slot : slots) {
     if (!slot.session) continue;
     if (progress) progress({"warming up " + slot.cell.mode, 0, 0, 0.0, 0.0});
     const auto start = Clock::now();
+    const auto another_step = [&] {
+      const bool wanted = slot.session->steps_done() < task.config.warmup &&
+                          std::chrono::duration<double>(Clock::now() - start).count() < task.config.time_cap_s;
+      return place.agreed(wanted ? 1.0 : 0.0) != 0.0;
+    };
     try {
-      while (slot.session->steps_done() < task.config.warmup &&
-             std::chrono::duration<double>(Clock::now() - start).count() < task.config.time_cap_s) {
+      while (another_step()) {
         const auto step_start = Clock::now();
         slot.session->metered_step(memory);
         detail::synchronize(device);
@@ -72,6 +92,7 @@ void warm_up(const WorkloadTask& task, c10::Device device, detail::TensorMemoryP
       }
       slot.cell.warmup_steps = slot.session->steps_done();
     } catch (const std::exception& error) {
+      if (place.data_parallel()) throw;
       fail(slot.cell, error);
       slot.session.reset();
     }
@@ -80,7 +101,7 @@ void warm_up(const WorkloadTask& task, c10::Device device, detail::TensorMemoryP
 
 // This replicate's share of the cell's steps and time: the settings are per cell, and the cell's
 // replicates divide them (the first ones take the remainder of the steps, one each).
-detail::RoundRules round_rules(const WorkloadTask& task, const std::vector<ModeSlot*>& live) {
+detail::RoundRules round_rules(const WorkloadTask& task, const Placement& place, const std::vector<ModeSlot*>& live) {
   const auto& config = task.config;
   const auto share = [&](std::int64_t steps) {
     return std::max<std::int64_t>(1, steps / config.replicates + (task.replicate < steps % config.replicates ? 1 : 0));
@@ -96,6 +117,14 @@ detail::RoundRules round_rules(const WorkloadTask& task, const std::vector<ModeS
   rules.steps_per_round = config.round_steps > 0
                               ? config.round_steps
                               : detail::auto_steps_per_round(pass_seconds, rules.time_cap_s, rules.max_steps);
+  if (place.data_parallel()) {
+    rules.steps_per_round = static_cast<std::int64_t>(place.agreed(static_cast<double>(rules.steps_per_round)));
+    rules.agree_stop = [&place](const std::string& reason) {
+      static const std::vector<std::string> kReasons{"", "precision reached", "step cap", "time cap"};
+      const auto mine = std::find(kReasons.begin(), kReasons.end(), reason) - kReasons.begin();
+      return kReasons.at(static_cast<std::size_t>(place.agreed(static_cast<double>(mine))));
+    };
+  }
   return rules;
 }
 
@@ -152,6 +181,30 @@ void fill_timed(const detail::RoundsOutcome& outcome, const detail::SessionTimes
   fill_throughput(*slot.session, cell);
 }
 
+// This rank's all-reduce figures over the timed steps (the ones after warm-up, before profiling);
+// the parent takes the longest rank's per step.
+void fill_data_parallel(const WorkloadTask& task, const detail::ModeSession& session, reports::CellResult& cell) {
+  const auto* sync = session.sync();
+  if (sync == nullptr) return;
+  reports::DataParallel parallel;
+  parallel.backend = sync->backend();
+  parallel.grad_compression = task.config.grad_compression;
+  parallel.gradient_sync = sync->description();
+  parallel.buckets = sync->buckets();
+  const auto& steps = session.communication();
+  const auto first = static_cast<std::size_t>(cell.warmup_steps);
+  double bytes = 0.0;
+  for (std::size_t i = first; i < first + cell.step_times_s.size() && i < steps.size(); ++i) {
+    parallel.allreduce_times_s.push_back(steps[i].seconds);
+    bytes += steps[i].bytes;
+  }
+  if (!parallel.allreduce_times_s.empty()) {
+    parallel.allreduce_bytes_per_step = bytes / static_cast<double>(parallel.allreduce_times_s.size());
+  }
+  cell.ranks = task.rank->world_size;
+  cell.data_parallel = std::move(parallel);
+}
+
 // One more step per autocast mode with the op counters reset: which ops ran in which dtype. On
 // its own step, so the counts are per step and no mode's calls mix with another's.
 void audit_precision(ModeSlot& slot) {
@@ -161,15 +214,27 @@ void audit_precision(ModeSlot& slot) {
   slot.cell.precision = detail::precision_audit(amp::op_counts());
 }
 
+// A data-parallel rank trains on its machine's GPU of its local rank; its group opens before the
+// modes are built (each mode's Reducer broadcasts rank 0's weights through it).
+Placement place(const WorkloadTask& task) {
+  c10::Device device(task.config.device);
+  if (!task.rank) return {device, {}};
+  if (device.is_cuda()) device = c10::Device(c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(task.rank->local_rank));
+  detail::require_device(device);
+  const auto timeout = std::chrono::milliseconds(static_cast<std::int64_t>(task.config.rank_timeout_s * 1000.0));
+  return {device, detail::open_process_group(*task.rank, device, timeout)};
+}
+
 void measure(const WorkloadTask& task, std::vector<ModeSlot>& slots, const WorkloadProgressSink& progress) {
-  const c10::Device device(task.config.device);
+  const auto placement = place(task);
+  const auto device = placement.device;
   detail::require_device(device);
   if (task.config.threads > 0) at::set_num_threads(task.config.threads);
   const auto device_at_start = detail::start_device_memory(device);
   detail::TensorMemoryProbe memory(device);
   reset_peak_rss();
-  build(task, device, memory, slots, progress);
-  warm_up(task, device, memory, slots, progress);
+  build(task, placement, memory, slots, progress);
+  warm_up(task, placement, memory, slots, progress);
 
   std::vector<ModeSlot*> live;
   std::vector<detail::ModeSession*> sessions;
@@ -179,7 +244,7 @@ void measure(const WorkloadTask& task, std::vector<ModeSlot>& slots, const Workl
     sessions.push_back(slot.session.get());
   }
   if (live.empty()) return;
-  const auto rules = round_rules(task, live);
+  const auto rules = round_rules(task, placement, live);
   const auto outcome = detail::run_rounds(sessions, memory, rules, device, [&](auto round, auto steps, double elapsed) {
     if (progress) progress({"rounds", round, steps, elapsed, rules.time_cap_s});
   });
@@ -195,6 +260,7 @@ void measure(const WorkloadTask& task, std::vector<ModeSlot>& slots, const Workl
       fill_timed(outcome, times, interleaved_modes, task.replicate, slot);
       slot.cell.rounds->steps_per_round = rules.steps_per_round;
       fill_memory(*slot.session, device, device_at_start, slot.cell);
+      fill_data_parallel(task, *slot.session, slot.cell);
       if (task.replicate > 0) continue;
       audit_precision(slot);
       // Every replay pass runs the same batches from the same weights, optimizer and scaler state.
@@ -216,6 +282,7 @@ void measure(const WorkloadTask& task, std::vector<ModeSlot>& slots, const Workl
       }
       slot.cell.tensor_cores = detail::profile_tensor_cores(device, profiled, task.config.cupti);
     } catch (const std::exception& error) {
+      if (placement.data_parallel()) throw;
       fail(slot.cell, error);
     }
   }

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "ampbench/harness/workload_task.h"
@@ -15,15 +16,40 @@
 
 namespace ampbench::harness {
 
+// This process's place when torchrun (or anything that sets its variables) started it: RANK,
+// WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT; TORCHELASTIC_USE_AGENT_STORE=True when
+// torchrun's agent serves the rendezvous store itself.
+struct TorchrunRank {
+  std::int64_t rank = 0;
+  std::int64_t world_size = 1;
+  std::int64_t local_rank = 0;
+  std::string master_addr;
+  std::int64_t master_port = 0;
+  bool agent_store = false;
+};
+
+// From the environment: absent when WORLD_SIZE is not set. Throws reports::SettingError naming the
+// variable that is missing or malformed.
+[[nodiscard]] std::optional<TorchrunRank> torchrun_rank_from_environment();
+
 struct RunPlan {
   reports::RunConfig config;  // resolved: device, workloads and modes named
   reports::Environment environment;
+  std::optional<TorchrunRank> torchrun;  // started by torchrun with WORLD_SIZE > 1
 };
 
 // Probes the machine and resolves the settings against it: device "auto"/"cuda" to a device that
 // exists, empty workloads and modes to the defaults (TF32 added on GPUs), every name known, threads
-// within 4x the hardware's. Throws reports::SettingError naming the flag.
+// within 4x the hardware's; under torchrun, ranks from WORLD_SIZE. With several ranks on one
+// machine and no --threads, each rank gets its share of the hardware threads. Throws
+// reports::SettingError naming the flag or variable.
 [[nodiscard]] RunPlan plan_run(reports::RunConfig config);
+
+// Under torchrun, what every rank but 0 does instead of run(): trains its part of each group that
+// rank 0 starts and sends its cells to rank 0, until rank 0 is done; `say` gets a line per group.
+// Throws reports::SettingError when the rendezvous fails (no store, another world size). Returns
+// how many of its groups failed on this rank.
+[[nodiscard]] std::int64_t follow_rank_zero(const RunPlan& plan, const std::function<void(const std::string&)>& say);
 
 // What run() is doing, for a progress display.
 struct RunEvent {
@@ -45,8 +71,9 @@ using RunObserver = std::function<void(const RunEvent&)>;
 [[nodiscard]] reports::Report run(const RunPlan& plan, const RunObserver& observe = {});
 
 // Fills speedup_vs_fp32, memory_ratio_vs_fp32 and divergence of every successful non-FP32 cell
-// whose workload, device and preset have a successful FP32 cell: from paired rounds when the two
-// were interleaved, else from the two cells' rounds (or steps) independently. Exposed for tests.
+// whose workload, device, preset and ranks have a successful FP32 cell: from paired rounds when the
+// two were interleaved, else from the two cells' rounds (or steps) independently; and the scaling
+// efficiency of every data-parallel cell against its one-rank cell. Exposed for tests.
 void relate_to_fp32(reports::Report& report);
 
 // Seconds after which a worker is killed and its cells recorded as timed out: --worker-timeout, or

@@ -7,12 +7,24 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ampbench/reports/report.h"
 
 namespace ampbench::harness {
+
+// A data-parallel worker's place in its group of ranks (README "Several processes or machines").
+struct RankAssignment {
+  std::int64_t rank = 0;
+  std::int64_t world_size = 1;
+  std::int64_t local_rank = 0;  // on its machine: which GPU it trains on
+  std::string store_host;       // the run's rendezvous TCPStore
+  std::int64_t store_port = 0;
+  std::string group;           // this group's key prefix in the store: one process group per worker group
+  std::string interface_host;  // the address Gloo listens on ("127.0.0.1" on one machine; empty: the host's name)
+};
 
 struct WorkloadTask {
   reports::RunConfig config;  // resolved: device "cpu" or "cuda:N", modes and workloads named
@@ -25,8 +37,12 @@ struct WorkloadTask {
   // Steps (0-based per mode, warm-up included) whose loss is multiplied by +inf before backward:
   // forces the non-finite gradients a GradScaler must skip. For tests and demonstrations.
   std::vector<std::int64_t> inject_overflow_steps;
+  // Set in a worker of a data-parallel group: the same task on every rank, each with its own rank.
+  std::optional<RankAssignment> rank;
 };
 
+void to_json(nlohmann::json& out, const RankAssignment& rank);
+void from_json(const nlohmann::json& in, RankAssignment& rank);
 void to_json(nlohmann::json& out, const WorkloadTask& task);
 void from_json(const nlohmann::json& in, WorkloadTask& task);
 

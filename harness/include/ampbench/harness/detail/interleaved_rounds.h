@@ -51,6 +51,11 @@ struct RoundRules {
   std::int64_t steps_per_round = 1;
   double max_noise = 0.02;  // relative 95% CI half-width over rounds, for every estimate
   double time_cap_s = 1.0;  // the whole timed phase
+  // Data parallel: every rank must stop at the same round (one that stopped early would leave the
+  // others waiting in an all-reduce), so each round's reason to stop goes through this and the
+  // group's answer is taken; unset in one process. With it set, a step that throws ends the phase
+  // (the rank cannot drop a mode its peers still all-reduce) instead of only its mode.
+  std::function<std::string(const std::string&)> agree_stop;
 };
 
 // Steps per round when the user leaves it to ampbench: rounds of about time_cap / 20 and of at

@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "ampbench/harness/detail/gradient_sync.h"
 #include "ampbench/harness/detail/tensor_memory.h"
 #include "ampbench/harness/detail/training_step.h"
 #include "ampbench/harness/mode.h"
@@ -23,8 +24,11 @@ class ModeSession {
  public:
   // Builds the workload and its batches; allocations count towards this mode's ledger.
   // `step_capacity` bounds the steps this session may run (for the preallocated loss buffer).
+  // `group`: data parallel (task.rank set): rank r trains on batches r, r + N, r + 2N, ... of the
+  // workload's sequence, and its gradients are averaged over the group every step.
   ModeSession(const WorkloadTask& task, const Mode& mode, c10::Device device, TensorMemoryProbe& memory,
-              std::int64_t step_capacity);
+              std::int64_t step_capacity, c10::intrusive_ptr<c10d::ProcessGroup> group = {});
+  ~ModeSession();
 
   // One training step on the next batch (the same sequence for every mode), its loss copied into
   // the preallocated buffer without a host sync. Sets the mode's float32 precision first, since
@@ -52,6 +56,9 @@ class ModeSession {
   [[nodiscard]] std::vector<double> grad_norms() const { return grad_norms_.norms(); }
   [[nodiscard]] torch::optim::Optimizer& optimizer() { return *optimizer_; }
   [[nodiscard]] amp::GradScaler* mutable_scaler() { return scaler_ ? &*scaler_ : nullptr; }
+  // Data parallel only (else null / empty): the gradient sync, and every step's all-reduce figures.
+  [[nodiscard]] const GradientSync* sync() const { return sync_.get(); }
+  [[nodiscard]] const std::vector<StepCommunication>& communication() const { return communication_; }
 
  private:
   const WorkloadTask& task_;
@@ -66,6 +73,8 @@ class ModeSession {
   std::optional<amp::GradScaler> scaler_;
   amp::GradNormRecorder grad_norms_;
   std::vector<workloads::Batch> batches_;
+  std::unique_ptr<GradientSync> sync_;
+  std::vector<StepCommunication> communication_;
   std::optional<TrainingStep> step_;
   std::int64_t steps_done_ = 0;
 };

@@ -12,6 +12,8 @@
 
 namespace ampbench::harness::detail {
 
+class GradientSync;
+
 struct TrainingStep {
   workloads::Workload& workload;
   torch::optim::Optimizer& optimizer;
@@ -20,6 +22,8 @@ struct TrainingStep {
   amp::GradNormRecorder* grad_norms;
   const Mode& mode;
   c10::DeviceType device_type;
+  // Data parallel: arms the gradients' all-reduce before each backward; null in one process.
+  GradientSync* sync = nullptr;
 
   // Runs one step and returns the detached loss, still on the device (no host sync here).
   // inject_overflow multiplies the loss by +inf first, forcing non-finite gradients.
