@@ -24,8 +24,9 @@ int explain(const ExplainFlags& flags) {
   const auto run = load_report_input(flags.input, "explain");
   const auto findings = reports::findings_for(reports::explain(run), flags.cell);
   if (findings.empty() && !flags.cell.empty()) {
-    throw UsageError("--cell " + flags.cell + ": no AMP cell of " + flags.input +
-                     " starts with it (cells are named workload/mode/device/preset)");
+    throw UsageError(
+        "--cell " + flags.cell + ": no AMP cell of " + flags.input +
+        " starts with it (cells are named workload/mode/device/preset, then /ranks=N on more than one rank)");
   }
   if (flags.format == "json") {
     print_to_stdout(reports::json_text(nlohmann::json(findings), 2) + "\n");

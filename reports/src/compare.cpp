@@ -78,10 +78,10 @@ std::string CellKey::label() const {
     if (part->empty()) continue;
     text += (text.empty() ? "" : "/") + *part;
   }
-  return text;
+  return ranks == 1 ? text : text + "/ranks=" + std::to_string(ranks);
 }
 
-CellKey key_of(const CellResult& cell) { return {cell.workload, cell.mode, cell.device, cell.preset}; }
+CellKey key_of(const CellResult& cell) { return {cell.workload, cell.mode, cell.device, cell.preset, cell.ranks}; }
 
 ReportComparison compare_reports(const Report& base, const Report& current) {
   std::map<CellKey, const CellResult*> base_cells;

@@ -223,7 +223,7 @@ void unaligned_finding(const CellResult& cell, std::vector<Finding>& out) {
 const CellResult* fp32_of(const Report& report, const CellResult& cell) {
   for (const auto& other : report.cells) {
     if (other.mode == "fp32" && other.workload == cell.workload && other.device == cell.device &&
-        other.preset == cell.preset && other.status == CellStatus::kOk)
+        other.preset == cell.preset && other.ranks == cell.ranks && other.status == CellStatus::kOk)
       return &other;
   }
   return nullptr;

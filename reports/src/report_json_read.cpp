@@ -22,6 +22,13 @@ std::vector<double> step_times(const json& value, const std::string& path) {
   return read_array<double>(value, path, read_positive_seconds, kMaxStepSamplesPerCell);
 }
 
+// A time that may be 0 (an all-reduce too short for the clock), never negative or non-finite.
+double read_non_negative_seconds(const json& value, const std::string& path) {
+  const double seconds = read_finite_number(value, path);
+  if (seconds < 0.0) fail_at(path, "expected a time in seconds of 0 or more, got " + value.dump());
+  return seconds;
+}
+
 constexpr std::int64_t kMaxInt = std::numeric_limits<int>::max();
 constexpr std::int64_t kMaxInt64 = std::numeric_limits<std::int64_t>::max();
 
@@ -37,6 +44,24 @@ void require_judgeable(const CellResult& value, const std::string& path) {
     fail_at(prefix + "throughput.step_time_s.count", std::to_string(count) + " does not match the " +
                                                          std::to_string(value.step_times_s.size()) +
                                                          " values of step_times_s");
+  }
+}
+
+// Data parallel belongs to cells of several ranks; a cell that ran has one all-reduce time per
+// timed step and one median step time per rank.
+void require_data_parallel_fits(const CellResult& value, const std::string& path) {
+  if (!value.data_parallel) return;
+  const std::string at = (path.empty() ? "" : path + ".") + "data_parallel";
+  if (value.ranks == 1) fail_at(at, "present on a cell of 1 rank (only cells of 2 or more ranks have it)");
+  if (value.status != CellStatus::kOk) return;
+  const auto& parallel = *value.data_parallel;
+  if (parallel.allreduce_times_s.size() != value.step_times_s.size()) {
+    fail_at(at + ".allreduce_times_s", std::to_string(parallel.allreduce_times_s.size()) + " values for " +
+                                           std::to_string(value.step_times_s.size()) + " timed steps");
+  }
+  if (static_cast<std::int64_t>(parallel.rank_median_step_time_s.size()) != value.ranks) {
+    fail_at(at + ".rank_median_step_time_s", std::to_string(parallel.rank_median_step_time_s.size()) + " values for " +
+                                                 std::to_string(value.ranks) + " ranks");
   }
 }
 
@@ -354,6 +379,39 @@ TimeBreakdown read_breakdown(const json& in, const std::string& path) {
   return value;
 }
 
+DataParallel read_data_parallel(const json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  DataParallel value;
+  value.backend = fields.text("backend");
+  value.grad_compression = fields.text("grad_compression");
+  if (value.grad_compression != "none" && value.grad_compression != "fp16" && value.grad_compression != "bf16") {
+    fail_at(fields.path_of("grad_compression"),
+            "expected \"none\", \"fp16\" or \"bf16\", got \"" + value.grad_compression + "\"");
+  }
+  value.gradient_sync = fields.text("gradient_sync");
+  value.buckets = fields.integer_in("buckets", 0, kMaxInt);
+  value.allreduce_times_s =
+      read_array<double>(fields.required("allreduce_times_s"), fields.path_of("allreduce_times_s"),
+                         read_non_negative_seconds, kMaxStepSamplesPerCell);
+  value.allreduce_time_s = read_sample_summary(fields.required("allreduce_time_s"), fields.path_of("allreduce_time_s"));
+  value.allreduce_bytes_per_step =
+      read_finite_number(fields.required("allreduce_bytes_per_step"), fields.path_of("allreduce_bytes_per_step"));
+  if (value.allreduce_bytes_per_step < 0.0) fail_at(fields.path_of("allreduce_bytes_per_step"), "must not be negative");
+  value.rank_median_step_time_s =
+      step_times(fields.required("rank_median_step_time_s"), fields.path_of("rank_median_step_time_s"));
+  if (const auto* efficiency = fields.optional("scaling_efficiency"))
+    value.scaling_efficiency = read_ratio(*efficiency, fields.path_of("scaling_efficiency"));
+  value.inf_checks_agreed = fields.flag("inf_checks_agreed");
+  fields.finish();
+  const auto count = static_cast<std::int64_t>(value.allreduce_times_s.size());
+  if (value.allreduce_time_s.count != count) {
+    fail_at(fields.path_of("allreduce_time_s.count"), std::to_string(value.allreduce_time_s.count) +
+                                                          " does not match the " + std::to_string(count) +
+                                                          " values of allreduce_times_s");
+  }
+  return value;
+}
+
 Finding read_finding(const json& in, const std::string& path) {
   ObjectReader fields(in, path);
   Finding value;
@@ -369,13 +427,15 @@ Finding read_finding(const json& in, const std::string& path) {
   return value;
 }
 
-CellResult read_cell(const json& in, const std::string& path) {
+CellResult read_cell(const json& in, const std::string& path, ReportVersion version) {
   ObjectReader fields(in, path);
   CellResult value;
   value.workload = fields.text("workload");
   value.mode = fields.text("mode");
   value.device = fields.text("device");
   value.preset = fields.text("preset");
+  // Version 1 knew nothing of ranks: its cells ran on one, and a "ranks" there is an unknown field.
+  if (version != ReportVersion::kBeforeRanks) value.ranks = fields.integer_in("ranks", 1, kMaxRanks);
   value.status = read_cell_status(fields);
   value.error = fields.text("error");
   value.settings = read_mode_settings(fields.required("settings"), fields.path_of("settings"));
@@ -402,8 +462,11 @@ CellResult read_cell(const json& in, const std::string& path) {
   value.speedup_vs_fp32 = optional_object("speedup_vs_fp32", read_ratio);
   value.memory_ratio_vs_fp32 = optional_object("memory_ratio_vs_fp32", read_ratio);
   value.breakdown = optional_object("breakdown", read_breakdown);  // absent in older reports
+  if (version != ReportVersion::kBeforeRanks)
+    value.data_parallel = optional_object("data_parallel", read_data_parallel);
   fields.finish();
   require_judgeable(value, path);
+  require_data_parallel_fits(value, path);
   return value;
 }
 

@@ -9,6 +9,10 @@
 
 namespace ampbench::reports::detail {
 
+// What a report's schema says its cells hold: kBeforeRanks ("ampbench.report/1") has no ranks and
+// no data_parallel (its cells read as 1 rank); kCurrent (kReportSchema) requires ranks.
+enum class ReportVersion { kBeforeRanks, kCurrent };
+
 [[nodiscard]] SampleSummary read_sample_summary(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] Ratio read_ratio(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] ModeSettings read_mode_settings(const nlohmann::json& in, const std::string& path);
@@ -26,7 +30,11 @@ namespace ampbench::reports::detail {
 // round holding steps, per-round values positive.
 [[nodiscard]] Finding read_finding(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] Rounds read_rounds(const nlohmann::json& in, const std::string& path, std::size_t timed_steps);
-[[nodiscard]] CellResult read_cell(const nlohmann::json& in, const std::string& path);
+[[nodiscard]] DataParallel read_data_parallel(const nlohmann::json& in, const std::string& path);
+// Also checks that data_parallel sits on a cell of 2 or more ranks and, when the cell ran, has one
+// all-reduce time per timed step and one median step time per rank.
+[[nodiscard]] CellResult read_cell(const nlohmann::json& in, const std::string& path,
+                                   ReportVersion version = ReportVersion::kCurrent);
 [[nodiscard]] DeviceInfo read_device_info(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] GemmPeak read_gemm_peak(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] Environment read_environment(const nlohmann::json& in, const std::string& path);

@@ -147,6 +147,19 @@ void to_json(nlohmann::json& out, const TimeBreakdown& value) {
          {"unaligned_matmul_ops", value.unaligned_matmul_ops}};
 }
 
+void to_json(nlohmann::json& out, const DataParallel& value) {
+  out = {{"backend", value.backend},
+         {"grad_compression", value.grad_compression},
+         {"gradient_sync", value.gradient_sync},
+         {"buckets", value.buckets},
+         {"allreduce_times_s", numbers(value.allreduce_times_s)},
+         {"allreduce_time_s", value.allreduce_time_s},
+         {"allreduce_bytes_per_step", number(value.allreduce_bytes_per_step)},
+         {"rank_median_step_time_s", numbers(value.rank_median_step_time_s)},
+         {"scaling_efficiency", optional(value.scaling_efficiency)},
+         {"inf_checks_agreed", value.inf_checks_agreed}};
+}
+
 void to_json(nlohmann::json& out, const Finding& value) {
   auto evidence = nlohmann::json::object();
   for (const auto& [name, figure] : value.evidence) evidence[name] = number(figure);
@@ -158,6 +171,7 @@ void to_json(nlohmann::json& out, const CellResult& value) {
          {"mode", value.mode},
          {"device", value.device},
          {"preset", value.preset},
+         {"ranks", value.ranks},
          {"status", std::string(to_string(value.status))},
          {"error", value.error},
          {"settings", value.settings},
@@ -176,7 +190,8 @@ void to_json(nlohmann::json& out, const CellResult& value) {
          {"rounds", optional(value.rounds)},
          {"speedup_vs_fp32", optional(value.speedup_vs_fp32)},
          {"memory_ratio_vs_fp32", optional(value.memory_ratio_vs_fp32)},
-         {"breakdown", optional(value.breakdown)}};
+         {"breakdown", optional(value.breakdown)},
+         {"data_parallel", optional(value.data_parallel)}};
 }
 
 void to_json(nlohmann::json& out, const RunConfig& value) { out = run_config_to_json(value); }

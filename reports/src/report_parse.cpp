@@ -4,8 +4,8 @@
 #include <limits>
 #include <map>
 #include <string>
-#include <tuple>
 
+#include "ampbench/reports/compare.h"
 #include "ampbench/reports/report_json.h"
 #include "json_reader.h"
 #include "report_json_read.h"
@@ -88,7 +88,8 @@ void check_rounds_agree(const std::vector<CellResult>& cells) {
       const auto& other = cells[j];
       const auto& modes = cells[i].rounds->interleaved_modes;
       if (!other.rounds || other.workload != cells[i].workload || other.device != cells[i].device ||
-          other.preset != cells[i].preset || std::find(modes.begin(), modes.end(), other.mode) == modes.end() ||
+          other.preset != cells[i].preset || other.ranks != cells[i].ranks ||
+          std::find(modes.begin(), modes.end(), other.mode) == modes.end() ||
           other.rounds->interleaved_modes != modes) {
         continue;
       }
@@ -102,33 +103,41 @@ void check_rounds_agree(const std::vector<CellResult>& cells) {
   }
 }
 
-// compare and check pair cells by (workload, mode, device, preset): a second cell with the same
-// key would be silently dropped there, so it is refused here.
+// compare and check pair cells by their key (workload, mode, device, preset, ranks): a second cell
+// with the same key would be silently dropped there, so it is refused here.
 void require_unique_cells(const std::vector<CellResult>& cells) {
-  std::map<std::tuple<std::string, std::string, std::string, std::string>, std::size_t> first;
+  std::map<CellKey, std::size_t> first;
   for (std::size_t i = 0; i < cells.size(); ++i) {
-    const auto& cell = cells[i];
-    const auto [found, inserted] = first.try_emplace({cell.workload, cell.mode, cell.device, cell.preset}, i);
+    const auto [found, inserted] = first.try_emplace(key_of(cells[i]), i);
     if (!inserted) {
       fail_at("cells[" + std::to_string(i) + "]",
-              "the same workload, mode, device and preset as cells[" + std::to_string(found->second) + "]");
+              "the same workload, mode, device, preset and ranks as cells[" + std::to_string(found->second) + "]");
     }
   }
+}
+
+// The schema names what the cells hold; a version this reader does not know is refused before
+// anything else, so that it fails on that and not on its first new field.
+ReportVersion read_version(const std::string& schema) {
+  if (schema == kReportSchema) return ReportVersion::kCurrent;
+  if (schema == kReportSchemaV1) return ReportVersion::kBeforeRanks;
+  fail_at("schema",
+          std::string("expected \"") + kReportSchema + "\" or \"" + kReportSchemaV1 + "\", got \"" + schema + "\"");
 }
 
 }  // namespace detail
 
 Report parse_report(const nlohmann::json& in) {
   detail::ObjectReader fields(in, "");
-  // The version first: a report from another version fails on that, not on its first new field.
+  const auto version = detail::read_version(fields.text("schema"));
+  // Read into the current model, a version 1 file too: written again, it is a current report.
   Report report;
-  report.schema = fields.text("schema");
-  if (report.schema != kReportSchema) {
-    detail::fail_at("schema", std::string("expected \"") + kReportSchema + "\", got \"" + report.schema + "\"");
-  }
   report.environment = detail::read_environment(fields.required("environment"), "environment");
   report.config = run_config_from_json(fields.required("config"), "config");
-  report.cells = detail::read_array<CellResult>(fields.required("cells"), "cells", detail::read_cell);
+  report.cells = detail::read_array<CellResult>(fields.required("cells"), "cells",
+                                                [version](const nlohmann::json& cell, const std::string& path) {
+                                                  return detail::read_cell(cell, path, version);
+                                                });
   // Reports written before `explain` have no findings.
   if (const auto* explanation = fields.optional("explanation")) {
     report.explanation = detail::read_array<Finding>(*explanation, "explanation", detail::read_finding);

@@ -1,5 +1,5 @@
 // Writes the fuzz target's seed corpus: the test suite's sample report (every field filled, a
-// failed cell, a GPU cell) and a minimal one, as `ampbench run` writes them.
+// failed cell, a GPU cell), a minimal one and one of two ranks, as `ampbench run` writes them.
 #include <filesystem>
 #include <iostream>
 
@@ -20,8 +20,10 @@ int main(int argc, char** argv) {
   with_gpu.cells.push_back(ampbench::testing::sample_gpu_cell());
   reports::Report minimal;
   minimal.cells = {ampbench::testing::sample_cell("simple_net", "fp32", 0.001)};
-  reports::write_files_atomically({{dir / "sample_report.json", reports::report_to_text(sample)},
-                                   {dir / "gpu_report.json", reports::report_to_text(with_gpu)},
-                                   {dir / "minimal_report.json", reports::report_to_text(minimal)}});
+  reports::write_files_atomically(
+      {{dir / "sample_report.json", reports::report_to_text(sample)},
+       {dir / "gpu_report.json", reports::report_to_text(with_gpu)},
+       {dir / "minimal_report.json", reports::report_to_text(minimal)},
+       {dir / "data_parallel_report.json", reports::report_to_text(ampbench::testing::make_data_parallel_report())}});
   return 0;
 }

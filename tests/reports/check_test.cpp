@@ -232,6 +232,39 @@ TEST(Compare, CellByCellWithIntervalsAndMissingCells) {
   ASSERT_EQ(comparison.only_in_base.size(), 1u);
 }
 
+// Cells are matched by their key, ranks included: a 2-rank cell meets only a 2-rank cell, and its
+// one-rank twin is another cell, named without ranks as in reports from before them.
+TEST(Compare, ACellMeetsOnlyTheCellOfItsRanks) {
+  const Report base = ampbench::testing::make_data_parallel_report();
+  Report current = base;
+  for (double& t : current.cells[3].step_times_s) t *= 1.5;  // simple_net/fp32 on 2 ranks
+  current.cells.erase(current.cells.begin());                // simple_net/fp32 on 1 rank
+  const auto result = check_reports(compare_reports(base, current), CheckOptions{});
+  const auto verdict_of = [&result](const std::string& label) {
+    for (const auto& cell : result.cells) {
+      if (cell.key.label() == label) return cell.verdict;
+    }
+    return std::string("(no such cell)");
+  };
+  EXPECT_EQ(verdict_of("simple_net/fp32/cpu/default/ranks=2"), "regressed");
+  EXPECT_EQ(verdict_of("simple_net/fp32/cpu/default"), "missing");
+  EXPECT_EQ(verdict_of("simple_net/fp16/cpu/default/ranks=2"), "pass");
+  EXPECT_EQ(verdict_of("simple_net/fp16/cpu/default"), "pass");
+  EXPECT_EQ(result.regressed, 1);
+  // Against a report of one rank, the 2-rank cells have nothing to meet.
+  const auto one_rank = compare_reports(ampbench::testing::make_sample_report(), base);
+  EXPECT_EQ(one_rank.only_in_current.size(), 3u);
+  for (const auto& key : one_rank.only_in_current) EXPECT_EQ(key.ranks, 2) << key.label();
+}
+
+TEST(CellKey, NamesRanksOnlyAboveOne) {
+  CellKey key{"simple_net", "fp16", "cpu", "default"};
+  EXPECT_EQ(key.label(), "simple_net/fp16/cpu/default");
+  key.ranks = 4;
+  EXPECT_EQ(key.label(), "simple_net/fp16/cpu/default/ranks=4");
+  EXPECT_LT(CellKey({"simple_net", "fp16", "cpu", "default", 1}), key);
+}
+
 // A cell timed in interleaved rounds (one step per round here): round r took step[r], and the
 // machine probe in the same round took probe[r].
 // With `replicate`, the worker process of each round.

@@ -152,6 +152,34 @@ TEST(Explain, GpuRulesNeedTheirEvidence) {
   }
 }
 
+// A 2-rank cell is explained against the FP32 cell of its own ranks, under its own name, and
+// `--cell` with that name selects it alone.
+TEST(Explain, CellsOfSeveralRanksAreNamedAndComparedByTheirRanks) {
+  auto report = cpu_report();
+  const auto one_rank = report.cells;
+  for (auto cell : one_rank) {
+    cell.ranks = 2;
+    // On 2 ranks FP32 spends half its step in matrix products (the all-reduce takes a share).
+    if (cell.mode == "fp32") cell.breakdown = breakdown(0.010, 0.005, "float32", 0.0, 0.001);
+    report.cells.push_back(cell);
+  }
+  const auto findings = explain(report);
+  const auto two_rank_bf16 = findings_for(findings, "transformer/bf16/cpu/default/ranks=2");
+  EXPECT_EQ(two_rank_bf16.size(), 3u);
+  for (const auto& finding : two_rank_bf16) EXPECT_EQ(finding.cell, "transformer/bf16/cpu/default/ranks=2");
+  EXPECT_NEAR(
+      evidence(find(findings, "transformer/bf16/cpu/default/ranks=2", "amdahl-ceiling"), "float32_matmul_share"), 0.5,
+      1e-12);
+  // The one-rank cell keeps its name and its own FP32; as a prefix, its name takes the 2-rank cell too.
+  EXPECT_EQ(find(findings, "transformer/bf16", "amdahl-ceiling").cell, "transformer/bf16/cpu/default");
+  EXPECT_NEAR(evidence(find(findings, "transformer/bf16", "amdahl-ceiling"), "float32_matmul_share"), 0.8, 1e-12);
+  EXPECT_EQ(findings_for(findings, "transformer/bf16").size(), 6u);
+  // Without a 2-rank FP32 cell the 2-rank bf16 has no ceiling: the 1-rank FP32 is not its reference.
+  report.cells.erase(report.cells.begin() + 3);
+  EXPECT_EQ(ids_of(explain(report), "transformer/bf16/cpu/default/ranks=2"),
+            (std::vector<std::string>{"native-gemm", "casts-and-float32-ops", "unavailable"}));
+}
+
 TEST(Explain, WhyMarkdownMatchesGolden) {
   ampbench::testing::expect_matches_golden(render_why_markdown(explain(cpu_report())), "why.md");
   EXPECT_EQ(render_why_markdown({}), "");

@@ -73,7 +73,7 @@ TEST_F(ReportCommands, SchemaVersionMismatchIsBadInput) {
   auto json = nlohmann::json(make_sample_report());
   json["schema"] = "ampbench.report/9";
   expect_report_refuses(bad_report("v9.json", json.dump()),
-                        "schema: expected \"ampbench.report/1\", got \"ampbench.report/9\"");
+                        "schema: expected \"ampbench.report/2\" or \"ampbench.report/1\", got \"ampbench.report/9\"");
 }
 
 TEST_F(ReportCommands, TruncatedJsonIsBadInput) {

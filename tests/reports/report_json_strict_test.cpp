@@ -38,6 +38,29 @@ TEST(StrictJson, ADuplicatedKeyIsRefusedWithItsPath) {
   EXPECT_EQ(text_error(sample_json().dump()), "(no error)");
 }
 
+// Cells timed in the same rounds must agree on their number; a cell's 2-rank twin was timed in
+// rounds of its own, so it may have another number.
+TEST(StrictJson, RoundsAgreeAmongTheCellsOfOneRanks) {
+  const auto with_rounds = [](CellResult& cell, std::size_t rounds) {
+    Rounds timed;
+    timed.interleaved_modes = {"fp32", "fp16"};
+    timed.steps_per_round = static_cast<std::int64_t>(cell.step_times_s.size() / rounds);
+    for (std::size_t step = 0; step < cell.step_times_s.size(); ++step)
+      timed.step_round.push_back(static_cast<std::int64_t>(step * rounds / cell.step_times_s.size()));
+    timed.step_time_s.assign(rounds, cell.throughput.step_time_s.median);
+    cell.rounds = timed;
+  };
+  Report report = ampbench::testing::make_data_parallel_report();
+  with_rounds(report.cells[0], 5);  // simple_net fp32 and fp16 on 1 rank
+  with_rounds(report.cells[1], 5);
+  with_rounds(report.cells[3], 3);  // and on 2 ranks
+  with_rounds(report.cells[4], 3);
+  EXPECT_EQ(json_error(nlohmann::json(report)), "(no error)");
+  with_rounds(report.cells[4], 6);
+  EXPECT_EQ(json_error(nlohmann::json(report)),
+            "r.json: cells[4].rounds.step_time_s: 6 rounds, but cells[3] (fp32), timed in the same rounds, has 3");
+}
+
 TEST(StrictJson, DeepNestingIsRefused) {
   const std::string deep = std::string(kMaxJsonDepth + 1, '[') + std::string(kMaxJsonDepth + 1, ']');
   EXPECT_NE(text_error(deep).find("nested deeper than 64 levels"), std::string::npos) << text_error(deep);
@@ -75,7 +98,10 @@ TEST(StrictJson, AnOkCellNeedsStepTimesAndTheirCount) {
 TEST(StrictJson, TwoCellsWithOneKeyAreRefused) {
   auto json = sample_json();
   json["cells"].push_back(json["cells"][2]);
-  EXPECT_EQ(json_error(json), "r.json: cells[6]: the same workload, mode, device and preset as cells[2]");
+  EXPECT_EQ(json_error(json), "r.json: cells[6]: the same workload, mode, device, preset and ranks as cells[2]");
+  // The same cell on 2 ranks is another cell.
+  json["cells"][6]["ranks"] = 2;
+  EXPECT_EQ(json_error(json), "(no error)");
 }
 
 TEST(StrictJson, CheckedFieldsHaveTheirRanges) {

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <limits>
 
 #include "sample_report.h"
@@ -161,11 +162,126 @@ TEST(ReportJson, EmptyOptionalsAreNullAndMayAlsoBeAbsent) {
 
 TEST(ReportJson, SchemaVersionMismatchIsNamedFirst) {
   auto json = sample_json();
-  json["schema"] = "ampbench.report/2";
+  EXPECT_EQ(json["schema"], "ampbench.report/2");
+  json["schema"] = "ampbench.report/3";
   json["cells"] = 3;  // would fail too, but the version is the reason to give
-  EXPECT_EQ(parse_error(json), "schema: expected \"ampbench.report/1\", got \"ampbench.report/2\"");
+  EXPECT_EQ(parse_error(json),
+            "schema: expected \"ampbench.report/2\" or \"ampbench.report/1\", got \"ampbench.report/3\"");
   json.erase("schema");
   EXPECT_EQ(parse_error(json), "schema: missing field");
+}
+
+// A file as version 1 wrote it (the sample report before ranks): one-rank cells, and written
+// again a version 2 report that differs from it only by what version 2 added.
+TEST(ReportJson, AVersion1ReportReadsAsOneRankAndIsWrittenAsVersion2) {
+  const auto path = std::filesystem::path(AMPBENCH_FIXTURE_DIR) / "report-v1.json";
+  const Report report = read_report(path);
+  EXPECT_EQ(report.schema, kReportSchema);
+  ASSERT_EQ(report.cells.size(), 6u);
+  for (const auto& cell : report.cells) {
+    EXPECT_EQ(cell.ranks, 1) << cell.workload << "/" << cell.mode;
+    EXPECT_FALSE(cell.data_parallel.has_value());
+  }
+  EXPECT_EQ(report.config.ranks, 1);
+  EXPECT_EQ(report.config.grad_compression, "none");
+  EXPECT_EQ(report.cells[4].status, CellStatus::kFailed);
+  EXPECT_EQ(report.cells[2].divergence->verdict, "diverged");
+
+  auto written = nlohmann::json::parse(report_to_text(report));
+  EXPECT_EQ(written["schema"], "ampbench.report/2");
+  EXPECT_EQ(written["cells"][0]["ranks"], 1);
+  EXPECT_TRUE(written["cells"][0]["data_parallel"].is_null());
+  EXPECT_EQ(nlohmann::json(parse_report(written)), written);
+  written["schema"] = "ampbench.report/1";
+  for (const char* key : {"ranks", "grad_compression", "rank_timeout_s"}) written["config"].erase(key);
+  for (auto& cell : written["cells"]) {
+    cell.erase("ranks");
+    cell.erase("data_parallel");
+  }
+  EXPECT_EQ(written, nlohmann::json::parse(read_text_file(path))) << "a field of version 1 was lost or changed";
+}
+
+// What version 1 did not have is refused in a version 1 file, as any unknown field.
+TEST(ReportJson, AVersion1ReportHasNoRanks) {
+  auto json = sample_json();
+  json["schema"] = "ampbench.report/1";
+  EXPECT_EQ(parse_error(json), "cells[0].data_parallel: unknown field");
+  for (auto& cell : json["cells"]) cell.erase("data_parallel");
+  EXPECT_EQ(parse_error(json), "cells[0].ranks: unknown field");
+  for (auto& cell : json["cells"]) cell.erase("ranks");
+  EXPECT_EQ(parse_error(json), "(no error)");
+}
+
+TEST(ReportJson, DataParallelRoundTrips) {
+  const Report report = ampbench::testing::make_data_parallel_report();
+  const auto json = nlohmann::json(report);
+  EXPECT_EQ(json["config"]["ranks"], 2);
+  EXPECT_EQ(json["cells"][3]["ranks"], 2);
+  EXPECT_EQ(json["cells"][3]["data_parallel"]["backend"], "gloo");
+  EXPECT_EQ(json["cells"][3]["data_parallel"]["allreduce_times_s"].size(), 30u);
+  EXPECT_TRUE(json["cells"][5]["data_parallel"]["scaling_efficiency"].is_null());  // its 1-rank twin failed
+  const Report parsed = parse_report(json);
+  EXPECT_EQ(nlohmann::json(parsed), json);
+  const auto& cell = parsed.cells[4];
+  EXPECT_EQ(cell.ranks, 2);
+  ASSERT_TRUE(cell.data_parallel.has_value());
+  const auto& expected = *report.cells[4].data_parallel;
+  EXPECT_EQ(cell.data_parallel->gradient_sync, "c10d::Reducer, 2 buckets (cap 25 MiB)");
+  EXPECT_EQ(cell.data_parallel->buckets, 2);
+  EXPECT_EQ(cell.data_parallel->allreduce_times_s, expected.allreduce_times_s);
+  EXPECT_EQ(cell.data_parallel->allreduce_time_s.median, expected.allreduce_time_s.median);
+  EXPECT_EQ(cell.data_parallel->allreduce_time_s.ci_high, expected.allreduce_time_s.ci_high);
+  EXPECT_EQ(cell.data_parallel->allreduce_bytes_per_step, 84'484.0);
+  EXPECT_EQ(cell.data_parallel->rank_median_step_time_s, expected.rank_median_step_time_s);
+  ASSERT_TRUE(cell.data_parallel->scaling_efficiency.has_value());
+  EXPECT_EQ(cell.data_parallel->scaling_efficiency->ci_low, expected.scaling_efficiency->ci_low);
+  EXPECT_TRUE(cell.data_parallel->inf_checks_agreed);
+  EXPECT_FALSE(parsed.cells[5].data_parallel->scaling_efficiency.has_value());
+  EXPECT_FALSE(parsed.cells[0].data_parallel.has_value());
+  // A failed check of the inf flags is read as written, not defaulted.
+  auto disagreed = json;
+  disagreed["cells"][3]["data_parallel"]["inf_checks_agreed"] = false;
+  EXPECT_FALSE(parse_report(disagreed).cells[3].data_parallel->inf_checks_agreed);
+}
+
+TEST(ReportJson, RanksAndDataParallelAreReadStrictly) {
+  const auto json = nlohmann::json(ampbench::testing::make_data_parallel_report());
+  const auto error_of = [&json](const std::function<void(nlohmann::json&)>& change) {
+    auto changed = json;
+    change(changed);
+    return parse_error(changed);
+  };
+  EXPECT_EQ(error_of([](auto& j) { j["cells"][3]["ranks"] = 0; }),
+            "cells[3].ranks: expected an integer from 1 to 1024, got 0");
+  EXPECT_EQ(error_of([](auto& j) { j["cells"][0].erase("ranks"); }), "cells[0].ranks: missing field");
+  EXPECT_EQ(error_of([](auto& j) { j["cells"][0]["ranks"] = "1"; }), "cells[0].ranks: expected an integer, got string");
+  EXPECT_EQ(error_of([](auto& j) { j["cells"][0]["data_parallel"] = j["cells"][3]["data_parallel"]; }),
+            "cells[0].data_parallel: present on a cell of 1 rank (only cells of 2 or more ranks have it)");
+  EXPECT_EQ(error_of([](auto& j) { j["cells"][3]["data_parallel"]["frobnicate"] = 1; }),
+            "cells[3].data_parallel.frobnicate: unknown field");
+  EXPECT_EQ(error_of([](auto& j) { j["cells"][3]["data_parallel"].erase("buckets"); }),
+            "cells[3].data_parallel.buckets: missing field");
+  EXPECT_EQ(error_of([](auto& j) { j["cells"][3]["data_parallel"]["grad_compression"] = "fp8"; }),
+            "cells[3].data_parallel.grad_compression: expected \"none\", \"fp16\" or \"bf16\", got \"fp8\"");
+  EXPECT_EQ(error_of([](auto& j) { j["cells"][3]["data_parallel"]["allreduce_times_s"][2] = -1e-4; }),
+            "cells[3].data_parallel.allreduce_times_s[2]: expected a time in seconds of 0 or more, got -0.0001");
+  EXPECT_EQ(error_of([](auto& j) { j["cells"][3]["data_parallel"]["allreduce_time_s"]["count"] = 29; }),
+            "cells[3].data_parallel.allreduce_time_s.count: 29 does not match the 30 values of allreduce_times_s");
+  EXPECT_EQ(error_of([](auto& j) {
+              auto& parallel = j["cells"][3]["data_parallel"];
+              parallel["allreduce_times_s"].erase(0);
+              parallel["allreduce_time_s"]["count"] = 29;
+            }),
+            "cells[3].data_parallel.allreduce_times_s: 29 values for 30 timed steps");
+  EXPECT_EQ(error_of([](auto& j) { j["cells"][4]["data_parallel"]["rank_median_step_time_s"].erase(1); }),
+            "cells[4].data_parallel.rank_median_step_time_s: 1 values for 2 ranks");
+  // A 2-rank cell that failed may lack data_parallel, or hold what it measured before it failed.
+  EXPECT_EQ(error_of([](auto& j) {
+              j["cells"][4]["status"] = "failed";
+              j["cells"][4]["data_parallel"]["rank_median_step_time_s"].erase(1);
+              j["cells"][5]["data_parallel"] = nullptr;
+            }),
+            "(no error)");
 }
 
 TEST(ReportJson, WrongTypeNamesTheFieldPath) {

@@ -22,6 +22,23 @@ ampbench::testing::ProcessResult validate(const std::filesystem::path& file) {
 
 void write_json(const std::filesystem::path& path, const nlohmann::json& json) { std::ofstream(path) << json.dump(1); }
 
+// A broken report: the validator must refuse it and name `expected` (the field's path, say).
+struct Case {
+  const char* name;
+  nlohmann::json json;
+  const char* expected;
+};
+
+void expect_rejected(const std::vector<Case>& cases) {
+  ScratchDir dir;
+  for (const auto& broken : cases) {
+    write_json(dir / broken.name, broken.json);
+    const auto result = validate(dir / broken.name);
+    EXPECT_EQ(result.exit_code, 1) << broken.name << ": " << result.out << result.err;
+    EXPECT_NE(result.out.find(broken.expected), std::string::npos) << broken.name << ": " << result.out;
+  }
+}
+
 TEST(ReportSchema, AWrittenReportIsValid) {
   ScratchDir dir;
   write_report_atomically(make_sample_report(), dir / "report.json");
@@ -82,17 +99,42 @@ TEST(ReportSchema, NumericsVariantsAreValid) {
   EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
 }
 
-TEST(ReportSchema, BrokenReportsAreRejectedWithTheField) {
+TEST(ReportSchema, ADataParallelReportIsValid) {
   ScratchDir dir;
+  const auto report = ampbench::testing::make_data_parallel_report();
+  ASSERT_TRUE(report.cells[3].data_parallel.has_value());
+  write_report_atomically(report, dir / "report.json");
+  const auto result = validate(dir / "report.json");
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+}
+
+// Version 1 (before ranks) validates too, as the reader takes it.
+TEST(ReportSchema, AVersion1ReportIsValid) {
+  const auto result = validate(std::filesystem::path(AMPBENCH_FIXTURE_DIR) / "report-v1.json");
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+}
+
+TEST(ReportSchema, BrokenRanksAreRejectedWithTheField) {
+  const nlohmann::json good = ampbench::testing::make_data_parallel_report();
+  std::vector<Case> cases;
+  cases.push_back({"zero.json", good, "cells/3/ranks: 0 is less than the minimum of 1"});
+  cases.back().json["cells"][3]["ranks"] = 0;
+  cases.push_back({"missing.json", good, "cells/1: 'ranks' is a required property"});
+  cases.back().json["cells"][1].erase("ranks");
+  cases.push_back({"one-rank.json", good, "cells/0/data_parallel"});
+  cases.back().json["cells"][0]["data_parallel"] = good["cells"][3]["data_parallel"];
+  cases.push_back({"field.json", good, "cells/4/data_parallel"});
+  cases.back().json["cells"][4]["data_parallel"].erase("allreduce_time_s");
+  cases.push_back({"v1-ranks.json", good, "cells/0: False schema does not allow 1"});
+  cases.back().json["schema"] = "ampbench.report/1";
+  expect_rejected(cases);
+}
+
+TEST(ReportSchema, BrokenReportsAreRejectedWithTheField) {
   const nlohmann::json good = make_sample_report();
-  struct Case {
-    const char* name;
-    nlohmann::json json;
-    const char* expected;
-  };
   std::vector<Case> cases;
   cases.push_back({"version.json", good, "schema"});
-  cases.back().json["schema"] = "ampbench.report/2";
+  cases.back().json["schema"] = "ampbench.report/3";
   cases.push_back({"type.json", good, "cells/2/throughput/step_time_s/median"});
   cases.back().json["cells"][2]["throughput"]["step_time_s"]["median"] = "fast";
   cases.push_back({"null-step.json", good, "cells/0/step_times_s/3"});
@@ -111,12 +153,7 @@ TEST(ReportSchema, BrokenReportsAreRejectedWithTheField) {
   cases.back().json["config"]["numerics_steps"] = "many";
   cases.push_back({"unknown.json", good, "Additional properties are not allowed"});
   cases.back().json["cells"][1]["frobnicate"] = true;
-  for (const auto& broken : cases) {
-    write_json(dir / broken.name, broken.json);
-    const auto result = validate(dir / broken.name);
-    EXPECT_EQ(result.exit_code, 1) << broken.name << ": " << result.out << result.err;
-    EXPECT_NE(result.out.find(broken.expected), std::string::npos) << broken.name << ": " << result.out;
-  }
+  expect_rejected(cases);
 }
 
 }  // namespace

@@ -146,7 +146,43 @@ Report base_report() {
   return report;
 }
 
+// The 2-rank twin of a one-rank cell: steps around median_s with all-reduces around allreduce_s,
+// and its scaling efficiency against `one_rank` unless that failed.
+CellResult two_rank_cell(const CellResult& one_rank, double median_s, double allreduce_s) {
+  CellResult cell = sample_cell(one_rank.workload.c_str(), one_rank.mode.c_str(), median_s);
+  cell.ranks = 2;
+  DataParallel parallel;
+  parallel.backend = "gloo";
+  parallel.grad_compression = "none";
+  parallel.gradient_sync = "c10d::Reducer, 2 buckets (cap 25 MiB)";
+  parallel.buckets = 2;
+  parallel.allreduce_times_s = spread_samples(allreduce_s, 0.05, static_cast<int>(cell.step_times_s.size()));
+  parallel.allreduce_time_s = summarize(parallel.allreduce_times_s);
+  parallel.allreduce_bytes_per_step = 84'484.0;
+  parallel.rank_median_step_time_s = {median_s, median_s * 0.98};
+  if (one_rank.status == CellStatus::kOk)
+    parallel.scaling_efficiency = median_ratio(one_rank.step_times_s, cell.step_times_s);
+  cell.data_parallel = parallel;
+  return cell;
+}
+
 }  // namespace
+
+Report make_data_parallel_report() {
+  Report report = base_report();
+  report.config.workloads = {"simple_net"};
+  report.config.ranks = 2;
+  const CellResult fp32 = sample_cell("simple_net", "fp32", 1.25e-3);
+  const CellResult fp16 = sample_cell("simple_net", "fp16", 4.1e-3);
+  CellResult bf16 = sample_cell("simple_net", "bf16", 0.9e-3);
+  bf16.status = CellStatus::kFailed;
+  bf16.error = "the cell's process was killed by signal 9 (SIGKILL)";
+  CellResult fp32_two = two_rank_cell(fp32, 1.6e-3, 0.2e-3);
+  CellResult fp16_two = two_rank_cell(fp16, 4.6e-3, 0.15e-3);
+  fp16_two.speedup_vs_fp32 = median_ratio(fp32_two.step_times_s, fp16_two.step_times_s);
+  report.cells = {fp32, fp16, bf16, fp32_two, fp16_two, two_rank_cell(bf16, 1.1e-3, 0.18e-3)};
+  return report;
+}
 
 Report make_sample_report() {
   Report report = base_report();

@@ -26,6 +26,12 @@ namespace ampbench::testing {
 
 [[nodiscard]] reports::Report make_sample_report();
 
+// A run of --ranks 2: simple_net under FP32, FP16 and BF16 on one rank and on two (c10d, Gloo), the
+// 2-rank cells with their data parallel figures (two buckets, 84.5 kB per step, all-reduce 0.2 ms
+// for FP32 and 0.15 ms for FP16); the 1-rank BF16 cell failed, so its 2-rank twin has no scaling
+// efficiency.
+[[nodiscard]] reports::Report make_data_parallel_report();
+
 // An FP16 cell on cuda:0 as the runner fills one on an H100: device-event step times with their
 // host times, caching-allocator memory, GradScaler telemetry, and tensor-core metrics from both
 // CUPTI methods (GH100's metric set). Values are recorded-looking, not measured.

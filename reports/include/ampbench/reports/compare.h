@@ -15,14 +15,18 @@
 
 namespace ampbench::reports {
 
-// What identifies a cell across runs.
+// What identifies a cell across runs: a 2-rank cell only ever meets a 2-rank cell.
 struct CellKey {
   std::string workload;
   std::string mode;
   std::string device;
   std::string preset;
+  std::int64_t ranks = 1;
   auto operator<=>(const CellKey&) const = default;
-  [[nodiscard]] std::string label() const;  // "simple_net/fp16/cpu/default" (empty parts left out)
+  // The one name of a cell (Finding::cell, explain --cell, check, compare):
+  // "simple_net/fp16/cpu/default" (empty parts left out), "simple_net/fp16/cpu/default/ranks=2" on
+  // more than one rank, so that one-rank names stay those of reports from before ranks.
+  [[nodiscard]] std::string label() const;
 };
 [[nodiscard]] CellKey key_of(const CellResult& cell);
 

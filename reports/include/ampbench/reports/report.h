@@ -216,8 +216,8 @@ struct DataParallel {
   // Per timed step, in step order: the longest of the ranks' all-reduce time (each rank's sum of
   // the durations c10d measured for that step's bucket all-reduces; they overlap the backward).
   std::vector<double> allreduce_times_s;
-  SampleSummary allreduce_time_s;         // over allreduce_times_s
-  double allreduce_bytes_per_step = 0.0;  // what each rank hands to all-reduce per step (after compression)
+  SampleSummary allreduce_time_s;               // over allreduce_times_s
+  double allreduce_bytes_per_step = 0.0;        // what each rank hands to all-reduce per step (after compression)
   std::vector<double> rank_median_step_time_s;  // each rank's own median step time, rank 0 first
   // Step time on one rank / on these ranks, the per-rank batch the same (weak scaling): 1 is
   // perfect, 0.5 means half of each added rank's work is lost. Absent when the one-rank cell failed.
@@ -266,7 +266,7 @@ struct CellResult {
 // One reason a cell's speedup is what it is, with the figures it rests on (reports/explain.h).
 struct Finding {
   std::string id;                                        // "no-native-gemm", "casts", "amdahl-ceiling", ...
-  std::string cell;                                      // "workload/mode/device/preset"
+  std::string cell;                                      // CellKey::label(): "workload/mode/device/preset[/ranks=N]"
   std::string sentence;                                  // the finding, with its figures, for people
   std::vector<std::pair<std::string, double>> evidence;  // the figures by name
 };

@@ -1,7 +1,8 @@
 // The report's JSON form: strict JSON out (a non-finite double is written as null, never as a bare
 // NaN), validated JSON in (every field checked, unknown and missing fields refused, errors naming
 // the field's path), and the file operations with their limits. The schema is
-// reports/schema/report.schema.json; kReportSchema in report.h is the version both check.
+// reports/schema/report.schema.json; kReportSchema in report.h is the version both check (the
+// reader also takes kReportSchemaV1).
 #pragma once
 
 #include <cstddef>
@@ -50,6 +51,7 @@ void to_json(nlohmann::json& out, const Divergence& value);
 void to_json(nlohmann::json& out, const RoundEstimate& value);
 void to_json(nlohmann::json& out, const Rounds& value);
 void to_json(nlohmann::json& out, const TimeBreakdown& value);
+void to_json(nlohmann::json& out, const DataParallel& value);
 void to_json(nlohmann::json& out, const Finding& value);
 void to_json(nlohmann::json& out, const CellResult& value);
 void to_json(nlohmann::json& out, const RunConfig& value);
@@ -74,8 +76,9 @@ void from_json(const nlohmann::json& in, CellResult& value);
 void from_json(const nlohmann::json& in, RunConfig& value);
 void from_json(const nlohmann::json& in, Report& value);
 
-// Checks the schema version first (`schema: expected "ampbench.report/1", got "..."`), then every
-// field.
+// Checks the schema version first (`schema: expected "ampbench.report/2" or "ampbench.report/1",
+// got "..."`), then every field. A version 1 report (before ranks) reads as cells of one rank, and
+// its schema becomes kReportSchema: written again, it is a current report.
 [[nodiscard]] Report parse_report(const nlohmann::json& in);
 
 // Parses JSON text strictly (no NaN/Infinity literals, no comments, nothing after the value, no
