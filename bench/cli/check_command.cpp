@@ -1,7 +1,8 @@
 // `ampbench check --baseline BASE.json --current CUR.json`: the CI gate. Exit 0 on pass, 1 when a
 // cell regressed (significant and beyond its threshold), 2 on bad input, including reports from
-// different hardware or precision settings unless --allow-env-mismatch. --md and --html write the
-// verdict for a job summary and the comparison page for a reviewer.
+// different hardware or precision settings unless --allow-env-mismatch, or of different world sizes
+// (--ranks) unless --allow-different-ranks. --md and --html write the verdict for a job summary and
+// the comparison page for a reviewer.
 #include <memory>
 
 #include "ampbench/reports/run_series.h"
@@ -19,6 +20,7 @@ struct CheckFlags {
   ThresholdFlags thresholds;
   bool strict = false;
   bool allow_env_mismatch = false;
+  bool allow_different_ranks = false;
   std::string markdown;
   std::string html;
 };
@@ -26,16 +28,17 @@ struct CheckFlags {
 int check(const CheckFlags& flags) {
   auto options = check_options_from(flags.thresholds);
   options.strict = flags.strict;
-  auto base = load_report_input(flags.baseline, "--baseline");
-  auto current = load_report_input(flags.current, "--current");
-  if (const auto mismatches = reports::environment_mismatches(base, current);
+  std::vector<reports::SeriesInput> runs;
+  runs.push_back({flags.baseline, load_report_input(flags.baseline, "--baseline")});
+  runs.push_back({flags.current, load_report_input(flags.current, "--current")});
+  require_same_world_size(runs, flags.allow_different_ranks);
+  if (const auto mismatches = reports::environment_mismatches(runs[0].report, runs[1].report);
       !mismatches.empty() && !flags.allow_env_mismatch) {
     throw UsageError("the reports come from different environments (" + mismatches.front() +
                      (mismatches.size() > 1 ? ", and " + std::to_string(mismatches.size() - 1) + " more" : "") +
                      "); pass --allow-env-mismatch to check them anyway");
   }
-  const auto series =
-      reports::build_run_series({{flags.baseline, std::move(base)}, {flags.current, std::move(current)}}, options);
+  const auto series = reports::build_run_series(std::move(runs), options);
   const auto& result = series.checks[1];
   write_output_files(
       {{"--md", flags.markdown, flags.markdown.empty() ? "" : reports::render_check_markdown(result, options)},
@@ -55,6 +58,7 @@ Action add_check_command(CLI::App& app) {
   command->add_flag("--strict", flags->strict, "Also fail when cells are missing from either report");
   command->add_flag("--allow-env-mismatch", flags->allow_env_mismatch,
                     "Check reports from different hardware or precision settings anyway");
+  add_allow_different_ranks_flag(*command, flags->allow_different_ranks);
   command->add_option("--md", flags->markdown, "Also write the verdict as Markdown to FILE (for $GITHUB_STEP_SUMMARY)");
   command->add_option("--html", flags->html,
                       "Also write the comparison page (HTML, self-contained) with the gate's verdicts to FILE");

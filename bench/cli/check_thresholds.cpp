@@ -1,5 +1,6 @@
 #include "check_thresholds.h"
 
+#include "exit_codes.h"
 #include "report_inputs.h"
 
 namespace ampbench::cli {
@@ -22,6 +23,20 @@ reports::CheckOptions check_options_from(const ThresholdFlags& flags) {
   if (!flags.max_divergence.empty()) options.max_divergence = parse_fraction(flags.max_divergence, "--max-divergence");
   options.alpha = parse_number_in(flags.alpha, "--alpha", 0.0, 0.5);
   return options;
+}
+
+void add_allow_different_ranks_flag(CLI::App& command, bool& allow) {
+  command.add_flag("--allow-different-ranks", allow,
+                   "Read reports of different world sizes (--ranks) together anyway; cells still meet only cells of "
+                   "the same ranks");
+}
+
+void require_same_world_size(const std::vector<reports::SeriesInput>& runs, bool allow) {
+  if (allow) return;
+  if (const auto difference = reports::world_size_difference(runs); !difference.empty()) {
+    throw UsageError("the reports come from different world sizes (" + difference +
+                     "); pass --allow-different-ranks to read them together anyway");
+  }
 }
 
 }  // namespace ampbench::cli

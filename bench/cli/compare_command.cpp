@@ -2,7 +2,8 @@
 // (the baseline): step times with their intervals, the change with its interval and the verdict
 // check's rules give it, speedups, memory and divergence; with more than two, the trend over the
 // runs. As a table, Markdown or JSON on stdout (or --out), and --md / --html files. Judges nothing
-// for the exit code (that is `check`): 0 whenever the reports could be read.
+// for the exit code (that is `check`): 0 whenever the reports could be read. Reports of different
+// world sizes (--ranks) are refused unless --allow-different-ranks.
 #include <filesystem>
 #include <memory>
 
@@ -26,6 +27,7 @@ struct CompareFlags {
   std::string html;
   std::string order = "given";
   ThresholdFlags thresholds;
+  bool allow_different_ranks = false;
 };
 
 // The same file under two names is refused before anything is read: its "change" would be zero.
@@ -50,6 +52,7 @@ int compare(const CompareFlags& flags) {
   require_distinct(flags.reports);
   std::vector<reports::SeriesInput> runs;
   for (const auto& path : flags.reports) runs.push_back({path, load_report_input(path, "compare")});
+  require_same_world_size(runs, flags.allow_different_ranks);
   const auto series = reports::build_run_series(std::move(runs), options, flags.order == "time");
   const std::string text = flags.format == "json"       ? reports::json_text(reports::series_to_json(series), 2) + "\n"
                            : flags.format == "markdown" ? reports::render_series_markdown(series)
@@ -77,6 +80,7 @@ Action add_compare_command(CLI::App& app) {
   command->add_option("--order", flags->order, "Order of the runs in the trend: given (default) or time (start time)")
       ->check(CLI::IsMember({"given", "time"}));
   add_threshold_options(*command, flags->thresholds);
+  add_allow_different_ranks_flag(*command, flags->allow_different_ranks);
   return [flags] { return with_input_errors_as_usage_errors([&flags] { return compare(*flags); }); };
 }
 

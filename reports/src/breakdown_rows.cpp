@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "format.h"
+#include "summary_rows.h"
 
 namespace ampbench::reports::detail {
 namespace {
@@ -41,13 +42,19 @@ BreakdownTable breakdown_table(const Report& report) {
     return column_rank(a) != column_rank(b) ? column_rank(a) < column_rank(b) : a < b;
   });
   BreakdownTable table;
-  table.header = {"workload", "mode", "profiled step"};
+  // A "ranks" column only when cells of several ranks could share a workload and mode.
+  const bool with_ranks = with_ranks_column(report);
+  table.header = {"workload", "mode"};
+  if (with_ranks) table.header.emplace_back("ranks");
+  table.header.emplace_back("profiled step");
   table.header.insert(table.header.end(), categories.begin(), categories.end());
   table.header.push_back("unattributed");
   for (const auto& cell : report.cells) {
     if (!cell.breakdown) continue;
     const auto& breakdown = *cell.breakdown;
-    std::vector<std::string> row = {cell.workload, cell.mode, format_duration(breakdown.step_time_s)};
+    std::vector<std::string> row = {cell.workload, cell.mode};
+    if (with_ranks) row.push_back(std::to_string(cell.ranks));
+    row.push_back(format_duration(breakdown.step_time_s));
     for (const auto& name : categories) {
       const auto found = std::find_if(breakdown.categories.begin(), breakdown.categories.end(),
                                       [&](const TimeCategory& category) { return category.name == name; });

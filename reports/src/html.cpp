@@ -5,6 +5,7 @@
 #include "ampbench/reports/explain.h"
 #include "ampbench/reports/report_json.h"
 #include "breakdown_rows.h"
+#include "data_parallel_rows.h"
 #include "format.h"
 #include "html_assets.h"
 #include "html_page.h"
@@ -15,19 +16,27 @@ namespace ampbench::reports {
 namespace {
 
 std::string summary_table(const Report& report) {
-  std::string out = "<div class=\"table-wrap\"><table class=\"summary\"><thead><tr>";
-  for (const auto& title : detail::summary_header()) out += "<th>" + detail::html_escaped(title) + "</th>";
-  out += "</tr></thead><tbody>\n";
-  const auto columns = std::to_string(detail::summary_header().size() - 3);
+  const bool with_ranks = detail::with_ranks_column(report);
+  const auto header = detail::summary_header(with_ranks);
+  std::string out = "<div class=\"table-wrap\"><table class=\"summary\"><thead><tr>" +
+                    detail::html_cells(header, "th") + "</tr></thead><tbody>\n";
   for (const auto& cell : report.cells) {
-    const auto row = detail::summary_row(cell);
-    out += "<tr>";
-    for (const auto& text : row.cells) out += "<td>" + detail::html_escaped(text) + "</td>";
-    if (row.failed)
-      out += "<td class=\"error\" colspan=\"" + columns + "\">failed: " + detail::html_escaped(row.error) + "</td>";
+    const auto row = detail::summary_row(cell, with_ranks);
+    out += "<tr>" + detail::html_cells(row.cells, "td");
+    if (row.failed) {
+      out += "<td class=\"error\" colspan=\"" + std::to_string(header.size() - row.cells.size()) +
+             "\">failed: " + detail::html_escaped(row.error) + "</td>";
+    }
     out += "</tr>\n";
   }
   return out + "</tbody></table></div>\n";
+}
+
+std::string data_parallel_section(const Report& report) {
+  const auto parallel = detail::data_parallel_table(report);
+  if (parallel.rows.empty()) return "";
+  return "<h2>Data parallel</h2>\n" + detail::html_table("data-parallel", parallel.header, parallel.rows) +
+         "<p class=\"note\">" + detail::html_escaped(detail::data_parallel_note()) + "</p>\n";
 }
 
 std::string peaks_paragraph(const Environment& env) {
@@ -68,17 +77,10 @@ std::string why_section(const Report& report) {
   }
   const auto breakdown = detail::breakdown_table(report);
   if (breakdown.rows.empty()) return out;
-  out +=
-      "<h2>Where the step time goes</h2>\n<p class=\"note\">Profiled steps after the timed ones; self time per "
-      "step by category.</p>\n<div class=\"table-wrap\"><table class=\"breakdown\"><thead><tr>";
-  for (const auto& title : breakdown.header) out += "<th>" + detail::html_escaped(title) + "</th>";
-  out += "</tr></thead><tbody>\n";
-  for (const auto& row : breakdown.rows) {
-    out += "<tr>";
-    for (const auto& text : row) out += "<td>" + detail::html_escaped(text) + "</td>";
-    out += "</tr>\n";
-  }
-  return out + "</tbody></table></div>\n";
+  return out +
+         "<h2>Where the step time goes</h2>\n<p class=\"note\">Profiled steps after the timed ones; self time per "
+         "step by category.</p>\n" +
+         detail::html_table("breakdown", breakdown.header, breakdown.rows);
 }
 
 constexpr const char* kHowToRead =
@@ -119,7 +121,7 @@ std::string render_html(const Report& report) {
        {detail::failed_cells_note(report), detail::gpu_verification_note(report), detail::counted_flops_note(report)}) {
     if (!note.empty()) page += "<p class=\"note\">" + detail::html_escaped(note) + "</p>\n";
   }
-  page += why_section(report);
+  page += data_parallel_section(report) + why_section(report);
   page += chart_section("Step time per mode", "chart-step-time") + chart_section("Speedup vs FP32", "chart-speedup") +
           chart_section("Peak memory per mode", "chart-memory") +
           chart_section("Divergence and loss (numerics pass)", "chart-numerics", numerics_intro(report)) +

@@ -27,6 +27,20 @@ std::string html_escaped(std::string_view text) {
   return out;
 }
 
+std::string html_cells(const std::vector<std::string>& cells, const char* tag) {
+  std::string out;
+  for (const auto& text : cells) out += std::string("<") + tag + ">" + html_escaped(text) + "</" + tag + ">";
+  return out;
+}
+
+std::string html_table(const char* css_class, const std::vector<std::string>& header,
+                       const std::vector<std::vector<std::string>>& rows) {
+  std::string out = std::string("<div class=\"table-wrap\"><table class=\"") + css_class + "\"><thead><tr>" +
+                    html_cells(header, "th") + "</tr></thead><tbody>\n";
+  for (const auto& row : rows) out += "<tr>" + html_cells(row, "td") + "</tr>\n";
+  return out + "</tbody></table></div>\n";
+}
+
 std::string html_page_head(const std::string& title) {
   return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +

@@ -10,7 +10,8 @@ const char* const kHtmlScript = R"js(
       niceMax = k.niceMax, figure = k.figure, legend = k.legend, yAxis = k.yAxis;
   var report = JSON.parse(document.getElementById('ampbench-data').textContent);
   var ok = report.cells.filter(function (c) { return c.status === 'ok'; });
-  function place(c) { return c.workload + ' @ ' + c.device; }
+  // Cells of several ranks are charted apart from their one-rank twins (CellKey::label's ranks=N).
+  function place(c) { return c.workload + ' @ ' + c.device + (c.ranks > 1 ? ' ranks=' + c.ranks : ''); }
 
   // Bars per group with optional CI whiskers and a reference line (speedup 1.0).
   function barChart(container, kind, title, groups, format, reference) {

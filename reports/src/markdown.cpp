@@ -3,6 +3,7 @@
 #include "ampbench/reports/explain.h"
 #include "ampbench/reports/stats.h"
 #include "breakdown_rows.h"
+#include "data_parallel_rows.h"
 #include "format.h"
 #include "markdown_table.h"
 #include "numerics_notes.h"
@@ -24,9 +25,10 @@ std::string gemm_peaks(const Environment& environment) {
 }
 
 std::string summary_table(const Report& report) {
-  detail::MarkdownTable table(detail::summary_header());
+  const bool with_ranks = detail::with_ranks_column(report);
+  detail::MarkdownTable table(detail::summary_header(with_ranks));
   for (const auto& cell : report.cells) {
-    auto row = detail::summary_row(cell);
+    auto row = detail::summary_row(cell, with_ranks);
     if (row.failed) row.cells.push_back("**failed**");
     table.add_row(std::move(row.cells));
   }
@@ -37,8 +39,7 @@ std::string failed_cells(const Report& report) {
   std::string out;
   for (const auto& cell : report.cells) {
     if (cell.status == CellStatus::kOk) continue;
-    out +=
-        "- `" + cell.workload + "/" + cell.mode + "/" + cell.device + "`: " + detail::markdown_cell(cell.error) + "\n";
+    out += "- `" + detail::cell_name(cell) + "`: " + detail::markdown_cell(cell.error) + "\n";
   }
   return out.empty() ? out : "\n**Failed cells**\n\n" + out;
 }
@@ -54,7 +55,10 @@ std::string numerics_notes(const Report& report) {
 }
 
 std::string precision_table(const Report& report) {
-  detail::MarkdownTable table({"workload", "mode", "device", "low-precision FLOP share", "tensor cores"});
+  const bool with_ranks = detail::with_ranks_column(report);
+  auto header = detail::cell_name_header(with_ranks);
+  header.insert(header.end(), {"low-precision FLOP share", "tensor cores"});
+  detail::MarkdownTable table(header);
   bool any = false;
   for (const auto& cell : report.cells) {
     if (cell.status != CellStatus::kOk || (!cell.precision && cell.tensor_cores.status != "measured")) continue;
@@ -64,9 +68,11 @@ std::string precision_table(const Report& report) {
       tensor_cores += "; " + metric.name + " " + detail::format_fixed(metric.value, 2) + " " + metric.unit + " (" +
                       metric.method + ")";
     }
-    table.add_row({cell.workload, cell.mode, cell.device,
-                   cell.precision ? detail::format_percent(cell.precision->low_precision_flop_share, false) : "-",
-                   tensor_cores});
+    auto row = detail::cell_name_columns(cell, with_ranks);
+    row.insert(
+        row.end(),
+        {cell.precision ? detail::format_percent(cell.precision->low_precision_flop_share, false) : "-", tensor_cores});
+    table.add_row(std::move(row));
   }
   return any ? "\n**Precision audit**\n\n" + table.render() : "";
 }
@@ -74,15 +80,28 @@ std::string precision_table(const Report& report) {
 // GPU cells time steps on the device; the host's time per step beside it shows how much of the
 // step the CPU spends launching work (when host >= device, the step is launch-bound).
 std::string host_time_table(const Report& report) {
-  detail::MarkdownTable table({"workload", "mode", "device", "device step (median)", "host step (median)"});
+  const bool with_ranks = detail::with_ranks_column(report);
+  auto header = detail::cell_name_header(with_ranks);
+  header.insert(header.end(), {"device step (median)", "host step (median)"});
+  detail::MarkdownTable table(header);
   bool any = false;
   for (const auto& cell : report.cells) {
     if (cell.status != CellStatus::kOk || cell.host_step_times_s.empty()) continue;
     any = true;
-    table.add_row({cell.workload, cell.mode, cell.device, detail::format_duration(cell.throughput.step_time_s.median),
-                   detail::format_duration(median(cell.host_step_times_s))});
+    auto row = detail::cell_name_columns(cell, with_ranks);
+    row.insert(row.end(), {detail::format_duration(cell.throughput.step_time_s.median),
+                           detail::format_duration(median(cell.host_step_times_s))});
+    table.add_row(std::move(row));
   }
   return any ? "\n**Device vs host time per step**\n\n" + table.render() : "";
+}
+
+std::string data_parallel_section(const Report& report) {
+  const auto parallel = detail::data_parallel_table(report);
+  if (parallel.rows.empty()) return "";
+  detail::MarkdownTable table(parallel.header);
+  for (const auto& row : parallel.rows) table.add_row(row);
+  return "\n**Data parallel**\n\n" + table.render() + "\n" + detail::data_parallel_note() + "\n";
 }
 
 // Where each profiled cell's step time goes (time_breakdown.h in the harness).
@@ -132,8 +151,9 @@ std::string render_markdown(const Report& report) {
   if (const auto note = detail::gpu_verification_note(report); !note.empty()) out += "\n" + note + "\n";
   if (const auto note = detail::counted_flops_note(report); !note.empty()) out += "\n" + note + "\n";
   const auto why = render_why_markdown(report.explanation);
-  return out + failed_cells(report) + (why.empty() ? "" : "\n" + why) + breakdown_section(report) +
-         numerics_notes(report) + precision_table(report) + host_time_table(report) + kHowToRead;
+  return out + failed_cells(report) + data_parallel_section(report) + (why.empty() ? "" : "\n" + why) +
+         breakdown_section(report) + numerics_notes(report) + precision_table(report) + host_time_table(report) +
+         kHowToRead;
 }
 
 }  // namespace ampbench::reports

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "format.h"
+#include "summary_rows.h"
 
 namespace ampbench::reports::detail {
 
@@ -30,8 +31,7 @@ std::string numerics_cost_note(const Report& report) {
 std::vector<std::string> numerics_failures(const Report& report) {
   std::vector<std::string> out;
   for (const auto& cell : report.cells) {
-    if (cell.numerics && !cell.numerics->error.empty())
-      out.push_back(cell.workload + "/" + cell.mode + "/" + cell.device + ": " + cell.numerics->error);
+    if (cell.numerics && !cell.numerics->error.empty()) out.push_back(cell_name(cell) + ": " + cell.numerics->error);
   }
   return out;
 }

@@ -13,7 +13,7 @@ namespace ampbench::reports::detail {
 // workload, the wall time of its cells' passes and FP32's floor run; empty when no cell has one.
 [[nodiscard]] std::string numerics_cost_note(const Report& report);
 
-// "simple_cnn/fp16/cpu: ERROR" for every cell whose numerics pass failed.
+// "simple_cnn/fp16/cpu: ERROR" (summary_rows.h cell_name) for every cell whose numerics pass failed.
 [[nodiscard]] std::vector<std::string> numerics_failures(const Report& report);
 
 }  // namespace ampbench::reports::detail

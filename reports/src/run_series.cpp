@@ -7,6 +7,7 @@
 
 #include "ampbench/reports/google_benchmark.h"
 #include "ampbench/reports/report_json.h"
+#include "format.h"
 
 namespace ampbench::reports {
 namespace {
@@ -88,6 +89,19 @@ const CellResult* RunSeries::cell_at(const CellSeries& series, std::size_t run) 
 
 std::string shown_verdict(const std::string& check_verdict) {
   return check_verdict == "pass" ? "unchanged" : check_verdict;
+}
+
+std::string world_size_difference(const std::vector<SeriesInput>& runs) {
+  const auto differs = [&runs](const SeriesInput& run) {
+    return run.report.config.ranks != runs.front().report.config.ranks;
+  };
+  if (std::none_of(runs.begin(), runs.end(), differs)) return "";
+  std::vector<std::string> sizes;
+  for (const auto& run : runs) {
+    const auto ranks = run.report.config.ranks;
+    sizes.push_back(run.label + " " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks"));
+  }
+  return detail::joined(sizes, ", ");
 }
 
 RunSeries build_run_series(std::vector<SeriesInput> runs, const CheckOptions& options, bool by_time) {

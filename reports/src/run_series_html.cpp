@@ -14,21 +14,9 @@
 namespace ampbench::reports {
 namespace {
 
+using detail::html_cells;
 using detail::html_escaped;
-
-std::string cells_html(const std::vector<std::string>& cells, const char* tag) {
-  std::string out;
-  for (const auto& text : cells) out += std::string("<") + tag + ">" + html_escaped(text) + "</" + tag + ">";
-  return out;
-}
-
-std::string table_html(const char* css_class, const std::vector<std::string>& header,
-                       const std::vector<std::vector<std::string>>& rows) {
-  std::string out = std::string("<div class=\"table-wrap\"><table class=\"") + css_class + "\"><thead><tr>" +
-                    cells_html(header, "th") + "</tr></thead><tbody>\n";
-  for (const auto& row : rows) out += "<tr>" + cells_html(row, "td") + "</tr>\n";
-  return out + "</tbody></table></div>\n";
-}
+using detail::html_table;
 
 std::string environment_html(const RunSeries& series) {
   if (series.environment_differences.empty())
@@ -40,13 +28,13 @@ std::string environment_html(const RunSeries& series) {
   }
   return "<p class=\"warning\">The runs differ in " + std::to_string(rows.size()) +
          (rows.size() == 1 ? " respect" : " respects") + "; read the changes below with that in mind.</p>\n" +
-         table_html("differences", detail::differences_header(series), rows);
+         html_table("differences", detail::differences_header(series), rows);
 }
 
 // The pair table, each row coloured by its verdict (the second column).
 std::string pairs_html(const RunSeries& series) {
   std::string out = "<div class=\"table-wrap\"><table class=\"pairs\"><thead><tr>" +
-                    cells_html(detail::pair_header(), "th") + "</tr></thead><tbody>\n";
+                    html_cells(detail::pair_header(), "th") + "</tr></thead><tbody>\n";
   for (const auto& cell : series.cells) {
     const auto row = detail::pair_row(series, cell);
     out += "<tr data-verdict=\"" + html_escaped(row.verdict) + "\">";
@@ -97,7 +85,7 @@ std::string render_series_html(const RunSeries& series, bool gate) {
             html_escaped(check_summary_line(result, series.options)) + "</p>\n";
   }
   page += detail::html_render_status();
-  page += "<h2>Runs</h2>\n" + table_html("runs", detail::runs_header(), detail::runs_rows(series));
+  page += "<h2>Runs</h2>\n" + html_table("runs", detail::runs_header(), detail::runs_rows(series));
   page += "<h2>Environment</h2>\n" + environment_html(series);
   page += "<h2>" +
           html_escaped(series.runs[current].label + " against the baseline " + series.runs[series.baseline].label) +
@@ -107,7 +95,7 @@ std::string render_series_html(const RunSeries& series, bool gate) {
   if (series.runs.size() > 2) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& cell : series.cells) rows.push_back(detail::trend_row(series, cell));
-    page += table_html("trend", detail::trend_header(series), rows);
+    page += html_table("trend", detail::trend_header(series), rows);
   }
   page +=
       "<h3>Step time</h3>\n<div class=\"charts\" id=\"chart-trend\"></div>\n"

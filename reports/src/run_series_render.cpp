@@ -136,6 +136,7 @@ nlohmann::json series_to_json(const RunSeries& series) {
                      {"mode", cell.key.mode},
                      {"device", cell.key.device},
                      {"preset", cell.key.preset},
+                     {"ranks", cell.key.ranks},
                      {"runs", points}});
   }
   const auto& gate = series.checks[detail::current_run(series)];

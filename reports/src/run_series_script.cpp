@@ -108,7 +108,7 @@ const char* const kHtmlComparisonScript = R"js(
     var steps = [{ mode: c.mode, points: c.runs.map(function (r) { return point(r, function (x) { return x.step_time_s; }); }) }];
     if (steps[0].points.some(function (p) { return p; })) trendChart(section('chart-trend'), 'trend-step-time', 'Step time, ' + c.cell + ' (95% CI)', steps, seconds);
   });
-  groupBy(data.cells, function (c) { return c.workload + ' @ ' + c.device + (c.preset ? ' ' + c.preset : ''); }).forEach(function (g) {
+  groupBy(data.cells, function (c) { return c.workload + ' @ ' + c.device + (c.preset ? ' ' + c.preset : '') + (c.ranks > 1 ? ' ranks=' + c.ranks : ''); }).forEach(function (g) {
     var speedups = g.cells.map(function (c) { return { mode: c.mode, points: c.runs.map(function (r) { return point(r, function (x) { return x.speedup_vs_fp32; }); }) }; })
       .filter(function (s) { return s.points.some(function (p) { return p; }); });
     if (speedups.length) trendChart(section('chart-speedup-trend'), 'trend-speedup', 'Speedup vs FP32, ' + g.key + ' (95% CI)', speedups, function (v) { return v.toFixed(2) + 'x'; }, 1);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ampbench/reports/compare.h"
 #include "format.h"
 
 namespace ampbench::reports::detail {
@@ -20,14 +21,38 @@ std::string divergence_text(const std::optional<Divergence>& divergence) {
 
 }  // namespace
 
-std::vector<std::string> summary_header() {
-  return {"workload",  "mode",        "device",         "step time (95% CI)", "speedup vs fp32",
-          "% of peak", "peak memory", "memory vs fp32", "loss divergence",    "skipped steps"};
+bool with_ranks_column(const Report& report) {
+  return std::any_of(report.cells.begin(), report.cells.end(), [](const CellResult& cell) { return cell.ranks > 1; });
 }
 
-SummaryRow summary_row(const CellResult& cell) {
+std::vector<std::string> cell_name_header(bool with_ranks) {
+  std::vector<std::string> header = {"workload", "mode", "device"};
+  if (with_ranks) header.emplace_back("ranks");
+  return header;
+}
+
+std::vector<std::string> cell_name_columns(const CellResult& cell, bool with_ranks) {
+  std::vector<std::string> columns = {cell.workload, cell.mode, cell.device};
+  if (with_ranks) columns.push_back(std::to_string(cell.ranks));
+  return columns;
+}
+
+std::string cell_name(const CellResult& cell) {
+  auto key = key_of(cell);
+  key.preset.clear();
+  return key.label();
+}
+
+std::vector<std::string> summary_header(bool with_ranks) {
+  auto header = cell_name_header(with_ranks);
+  header.insert(header.end(), {"step time (95% CI)", "speedup vs fp32", "% of peak", "peak memory", "memory vs fp32",
+                               "loss divergence", "skipped steps"});
+  return header;
+}
+
+SummaryRow summary_row(const CellResult& cell, bool with_ranks) {
   SummaryRow row;
-  row.cells = {cell.workload, cell.mode, cell.device};
+  row.cells = cell_name_columns(cell, with_ranks);
   if (cell.status != CellStatus::kOk) {
     row.failed = true;
     row.error = cell.error.empty() ? "no error recorded" : cell.error;

@@ -12,13 +12,23 @@ namespace ampbench::reports::detail {
 struct SummaryRow {
   bool failed = false;
   std::string error;               // the failed cell's error, whole
-  std::vector<std::string> cells;  // one per summary_header() column; only the first 3 when failed
+  std::vector<std::string> cells;  // one per summary_header() column; only the name columns when failed
 };
 
-// workload, mode, device, step time (95% CI), speedup vs fp32, % of peak, peak memory, memory vs
-// fp32, divergence vs fp32, skipped steps.
-[[nodiscard]] std::vector<std::string> summary_header();
-[[nodiscard]] SummaryRow summary_row(const CellResult& cell);
+// Whether any cell trained on more than one rank: then the tables that name a cell by columns
+// have a "ranks" column after "device", so that reports of one rank render as they always did.
+[[nodiscard]] bool with_ranks_column(const Report& report);
+// The columns that name a cell in those tables: workload, mode, device (and ranks).
+[[nodiscard]] std::vector<std::string> cell_name_header(bool with_ranks);
+[[nodiscard]] std::vector<std::string> cell_name_columns(const CellResult& cell, bool with_ranks);
+// A cell's name in the notes and lists of a report, whose header line names the preset:
+// "simple_cnn/fp16/cpu", "simple_cnn/fp16/cpu/ranks=2" (CellKey::label without the preset).
+[[nodiscard]] std::string cell_name(const CellResult& cell);
+
+// The cell's name columns, then step time (95% CI), speedup vs fp32, % of peak, peak memory,
+// memory vs fp32, divergence vs fp32, skipped steps.
+[[nodiscard]] std::vector<std::string> summary_header(bool with_ranks);
+[[nodiscard]] SummaryRow summary_row(const CellResult& cell, bool with_ranks);
 // "171.2 GFLOP/s", or "unavailable: REASON" on one line.
 [[nodiscard]] std::string gemm_peak_value(const GemmPeak& peak);
 // "GEMM peak (at::mm, measured by this run): cpu float32 171.2 GFLOP/s, float16 ...", or empty

@@ -172,6 +172,24 @@ TEST_F(HtmlInBrowser, WhyAndTheBreakdownRender) {
   EXPECT_NE(dom.find("<td>3.000 ms (75.0%)</td>"), std::string::npos);
 }
 
+// A run of two ranks: the data parallel table, and the charts keep each 2-rank cell apart from its
+// 1-rank twin (one step-time chart per ranks; on the comparison page, one speedup trend each).
+TEST_F(HtmlInBrowser, DataParallelRendersApartFromOneRank) {
+  auto report = ampbench::testing::make_data_parallel_report();
+  report.cells[1].speedup_vs_fp32 = ampbench::reports::Ratio{0.3, 0.29, 0.31};
+  std::string dom = rendered_dom(dir_, ampbench::reports::render_html(report));
+  EXPECT_NE(dom.find("id=\"ampbench-render-status\" data-status=\"ok\""), std::string::npos) << dom.substr(0, 4000);
+  EXPECT_EQ(count(dom, "<table class=\"data-parallel\">"), 1);
+  EXPECT_EQ(count(dom, "<td>simple_net/fp16/cpu/default/ranks=2</td><td>gloo</td>"), 1);
+  EXPECT_EQ(count(dom, "<th>ranks</th>"), 1);
+  EXPECT_EQ(count(dom, "data-chart=\"step-time\""), 2);
+  EXPECT_NE(dom.find("Step time, simple_net @ cpu ranks=2 (95% CI)"), std::string::npos);
+  const auto series = ampbench::reports::build_run_series({{"a.json", report}, {"b.json", report}}, {});
+  dom = rendered_dom(dir_, ampbench::reports::render_series_html(series));
+  EXPECT_NE(dom.find("id=\"ampbench-render-status\" data-status=\"ok\""), std::string::npos) << dom.substr(0, 4000);
+  EXPECT_EQ(count(dom, "data-chart=\"trend-speedup\""), 2);
+}
+
 // The comparison page of three runs (the sample report, the same, then one with a cell 1.5x slower,
 // one missing and another torch): the script finishes, every chart is drawn, rows carry verdicts.
 ampbench::reports::RunSeries three_runs() {

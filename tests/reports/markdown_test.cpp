@@ -16,6 +16,23 @@ using ampbench::testing::make_sample_report;
 
 TEST(RenderMarkdown, MatchesGolden) { expect_matches_golden(render_markdown(make_sample_report()), "report.md"); }
 
+TEST(RenderMarkdown, DataParallelMatchesGolden) {
+  expect_matches_golden(render_markdown(ampbench::testing::make_data_parallel_report()), "report-ranks.md");
+}
+
+// Why a 2-rank cell has no scaling efficiency: its one-rank twin failed, is missing, or it failed itself.
+TEST(RenderMarkdown, SaysWhyAScalingEfficiencyIsMissing) {
+  Report report = ampbench::testing::make_data_parallel_report();
+  EXPECT_NE(render_markdown(report).find("| simple_net/bf16/cpu/default/ranks=2 | gloo | none | 2 | "),
+            std::string::npos);
+  EXPECT_NE(render_markdown(report).find("| n/a: the 1-rank cell failed | yes |"), std::string::npos);
+  report.cells.erase(report.cells.begin() + 2);  // the failed 1-rank bf16 cell
+  EXPECT_NE(render_markdown(report).find("| n/a: no 1-rank cell in the report | yes |"), std::string::npos);
+  report.cells.back().status = CellStatus::kFailed;
+  report.cells.back().data_parallel->inf_checks_agreed = false;
+  EXPECT_NE(render_markdown(report).find("| n/a: this cell failed | no |"), std::string::npos);
+}
+
 TEST(RenderMarkdown, PipesInErrorsCannotBreakTheTable) {
   Report report = make_sample_report();
   report.cells[4].error = "a | b\nc";

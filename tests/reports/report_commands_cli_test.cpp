@@ -142,6 +142,22 @@ TEST_F(ReportCommands, CheckRefusesOtherHardwareUnlessAllowed) {
   EXPECT_EQ(ampbench_cli({"check", "--baseline", good_, "--current", current, "--allow-env-mismatch"}).exit_code, 0);
 }
 
+// Through the binary: exit 2 and one line naming both world sizes (check_thresholds_test.cpp has
+// the rest, in process); with the flag the check runs.
+TEST_F(ReportCommands, CheckRefusesOtherWorldSizesUnlessAllowed) {
+  const auto current = (dir_ / "ranks.json").string();
+  ampbench::reports::write_report_atomically(ampbench::testing::make_data_parallel_report(), current);
+  const auto refused =
+      ampbench_cli({"check", "--baseline", good_, "--current", current, "--md", (dir_ / "c.md").string()});
+  expect_bad_input(
+      refused, "different world sizes (" + good_ + " 1 rank, " + current + " 2 ranks); pass --allow-different-ranks",
+      dir_, {"c.md"});
+  expect_bad_input(ampbench_cli({"compare", good_, current}), "pass --allow-different-ranks", dir_, {});
+  const auto allowed = ampbench_cli({"compare", good_, current, "--allow-different-ranks"});
+  EXPECT_EQ(allowed.exit_code, 0) << allowed.err;
+  EXPECT_NE(allowed.out.find("simple_net/fp32/cpu/default/ranks=2"), std::string::npos) << allowed.out;
+}
+
 TEST_F(ReportCommands, CheckNamesBadThresholdsAndInputs) {
   expect_bad_input(ampbench_cli({"check", "--baseline", good_, "--current", good_, "--max-slowdown", "fast"}),
                    "--max-slowdown: expected a non-negative fraction", dir_, {});

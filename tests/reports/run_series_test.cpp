@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include <nlohmann/json.hpp>
@@ -105,6 +106,28 @@ TEST(RunSeries, ListsWhatDiffersBetweenTheEnvironments) {
   const auto same = build_run_series({{"a.json", make_sample_report()}, {"b.json", make_sample_report()}}, {});
   EXPECT_TRUE(same.environment_differences.empty());
   EXPECT_NE(render_series_table(same).find("The runs' environments match"), std::string::npos);
+}
+
+// The world size is a run setting: listed among the differences, and named run by run for the
+// commands that refuse to read such runs together.
+TEST(RunSeries, NamesDifferentWorldSizes) {
+  Report two_ranks = ampbench::testing::make_data_parallel_report();
+  two_ranks.config.grad_compression = "fp16";
+  const std::vector<SeriesInput> runs = {{"one.json", make_sample_report()}, {"two.json", two_ranks}};
+  EXPECT_EQ(world_size_difference(runs), "one.json 1 rank, two.json 2 ranks");
+  EXPECT_EQ(world_size_difference({runs[1], runs[1]}), "");
+  const auto series = build_run_series(runs, CheckOptions{});
+  std::vector<std::string> fields;
+  for (const auto& difference : series.environment_differences) fields.push_back(difference.field);
+  EXPECT_NE(std::find(fields.begin(), fields.end(), "setting --ranks"), fields.end());
+  EXPECT_NE(std::find(fields.begin(), fields.end(), "setting --grad-compression"), fields.end());
+  // Each 2-rank cell has its own row, named with its ranks, with nothing in the one-rank run.
+  const auto json = series_to_json(series);
+  const auto row = std::find_if(json["cells"].begin(), json["cells"].end(),
+                                [](const auto& cell) { return cell["cell"] == "simple_net/fp16/cpu/default/ranks=2"; });
+  ASSERT_NE(row, json["cells"].end());
+  EXPECT_EQ((*row)["ranks"], 2);
+  EXPECT_EQ((*row)["runs"][0]["status"], "missing");
 }
 
 TEST(RunSeries, RefusesWhatCannotBeReadTogether) {

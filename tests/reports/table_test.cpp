@@ -17,6 +17,25 @@ TEST(RenderTable, MatchesGolden) {
   ampbench::testing::expect_matches_golden(render_table(make_sample_report()), "table.txt");
 }
 
+// A run of two ranks: the ranks column, and the data parallel table under the notes.
+TEST(RenderTable, DataParallelMatchesGolden) {
+  ampbench::testing::expect_matches_golden(render_table(ampbench::testing::make_data_parallel_report()),
+                                           "table-ranks.txt");
+}
+
+// One-rank reports keep their columns: scripts that read the table by column must not break.
+TEST(RenderTable, RanksShowOnlyWhenACellHasSeveral) {
+  Report report = ampbench::testing::make_data_parallel_report();
+  std::string table = render_table(report);
+  EXPECT_EQ(table.rfind("workload    mode  device  ranks  step time (95% CI)", 0), 0u) << table;
+  EXPECT_NE(table.find("\nData parallel\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("n/a: the 1-rank cell failed"), std::string::npos) << table;
+  report.cells.resize(3);  // the one-rank cells
+  table = render_table(report);
+  EXPECT_EQ(table.find("ranks"), std::string::npos) << table;
+  EXPECT_EQ(table.find("Data parallel"), std::string::npos) << table;
+}
+
 TEST(RenderTable, FailedCellShowsItsErrorCutToWidth) {
   const std::string table = render_table(make_sample_report());
   EXPECT_NE(table.find("FAILED: the cell's process was killed by signal 9"), std::string::npos) << table;

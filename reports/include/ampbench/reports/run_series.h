@@ -79,6 +79,11 @@ struct RunSeries {
 [[nodiscard]] RunSeries build_run_series(std::vector<SeriesInput> runs, const CheckOptions& options,
                                          bool by_time = false);
 
+// "base.json 1 rank, cur.json 2 ranks": each run's world size (config.ranks) when they are not all
+// the same, else empty. check and compare refuse such runs unless told otherwise: a run's cells of
+// N ranks meet only cells of N ranks (CellKey), so most cells would go unmatched.
+[[nodiscard]] std::string world_size_difference(const std::vector<SeriesInput>& runs);
+
 // Every field (environment, the GPUs, each cell's precision settings, the run's settings) whose
 // value differs between the reports.
 [[nodiscard]] std::vector<EnvironmentDifference> environment_differences(const std::vector<const Report*>& reports);
