@@ -92,6 +92,14 @@ int run(const RunFlags& flags) {
   if (flags.no_cupti) config.cupti = false;
   if (flags.no_breakdown) config.breakdown = false;
   const auto plan = harness::plan_run(std::move(config));
+  if (plan.torchrun && plan.torchrun->rank != 0) {
+    // Rank 0 writes the report; this rank trains its part of each group and sends its cells there.
+    const auto failed = harness::follow_rank_zero(plan, [](const std::string& line) { std::cerr << line << "\n"; });
+    std::cerr << "rank " << plan.torchrun->rank << " of " << plan.torchrun->world_size
+              << ": done; the report is rank 0's\n";
+    return failed > 0 ? kExitRegression : kExitSuccess;
+  }
+  const bool out_existed = std::filesystem::exists(out);
   try {
     require_writable_out(out);
   } catch (const std::filesystem::filesystem_error& error) {
@@ -105,7 +113,16 @@ int run(const RunFlags& flags) {
   } catch (const reports::ReportError& error) {
     throw UsageError(std::string("--out ") + error.what());
   }
-  const auto report = harness::run(plan, stderr_progress(isatty(STDERR_FILENO) != 0));
+  const auto report = [&] {
+    try {
+      return harness::run(plan, stderr_progress(isatty(STDERR_FILENO) != 0));
+    } catch (const std::exception&) {
+      // Bad input found only once the run starts (a rendezvous that fails): nothing left behind.
+      std::error_code ignored;
+      if (!out_existed) std::filesystem::remove_all(out, ignored);
+      throw;
+    }
+  }();
   // All three or none: a disk filling at the HTML must not leave a new report.json beside old files.
   reports::write_files_atomically({{targets[0], reports::report_to_text(report)},
                                    {targets[1], reports::render_markdown(report)},

@@ -1,5 +1,6 @@
 #include "rank_groups.h"
 
+#include <c10/util/Logging.h>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
 #include <cstdlib>
@@ -55,12 +56,27 @@ namespace detail {
 namespace {
 
 constexpr const char* kKeys = "ampbench/";
+// After c10d's timeout, how long a rank gets to report before it is killed.
+constexpr double kReportGraceS = 10.0;
 
 std::string world_key(std::int64_t rank) { return std::string(kKeys) + "world_size/" + std::to_string(rank); }
 std::string task_key(std::int64_t group) { return std::string(kKeys) + "task/" + std::to_string(group); }
 std::string result_key(std::int64_t group, std::int64_t rank) {
   return std::string(kKeys) + "result/" + std::to_string(group) + "/" + std::to_string(rank);
 }
+
+// c10d logs each failed connection attempt with a stack trace; the rendezvous's outcome is ours to
+// say in one line, so its log is quiet while the store opens.
+class QuietC10dLog {
+ public:
+  QuietC10dLog() : level_(FLAGS_caffe2_log_level) { FLAGS_caffe2_log_level = 3; }  // fatal only
+  ~QuietC10dLog() { FLAGS_caffe2_log_level = level_; }
+  QuietC10dLog(const QuietC10dLog&) = delete;
+  QuietC10dLog& operator=(const QuietC10dLog&) = delete;
+
+ private:
+  int level_;
+};
 
 std::chrono::milliseconds milliseconds(double seconds) {
   return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000.0));
@@ -120,6 +136,7 @@ RankGroups::RankGroups(const RunPlan& plan) : plan_(plan) {
     options.isServer = plan.torchrun->rank == 0 && !plan.torchrun->agent_store;
     where = "MASTER_ADDR=" + host_ + " MASTER_PORT=" + std::to_string(options.port);
   }
+  const QuietC10dLog quiet;
   try {
     auto store = c10::make_intrusive<c10d::TCPStore>(host_, options);
     port_ = store->getPort();
@@ -200,7 +217,7 @@ std::vector<reports::CellResult> RankGroups::run(const WorkloadTask& task, const
       }
       // A rank still running this long after another ended is waiting for it: c10d's own timeout
       // has passed, and a little more for it to report.
-      const auto outcomes = run_in_worker_group(tasks, timeout_s, task.config.rank_timeout_s + 30.0, progress);
+      const auto outcomes = run_in_worker_group(tasks, timeout_s, task.config.rank_timeout_s + kReportGraceS, progress);
       for (std::size_t rank = 0; rank < outcomes.size(); ++rank) {
         results[rank] = read_result(outcomes[rank].result, outcomes[rank].failure);
       }

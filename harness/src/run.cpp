@@ -356,6 +356,10 @@ reports::Report run(const RunPlan& plan, const RunObserver& observe) {
   const std::function<void(RunEvent)> notify = [&](const RunEvent& event) {
     if (observe) observe(event);
   };
+  // The rendezvous first: a port in use or a rank with another world size stops the run before
+  // anything is measured.
+  std::optional<detail::RankGroups> groups;
+  if (plan.config.ranks > 1) groups.emplace(plan);
   reports::Report report;
   report.environment = plan.environment;
   report.config = plan.config;
@@ -369,8 +373,6 @@ reports::Report run(const RunPlan& plan, const RunObserver& observe) {
   measured.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   notify(measured);
 
-  std::optional<detail::RankGroups> groups;
-  if (plan.config.ranks > 1) groups.emplace(plan);
   report.cells = run_workloads(plan, groups ? &*groups : nullptr, notify);
   if (groups) groups->finish();
   relate_to_fp32(report);

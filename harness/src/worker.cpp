@@ -35,7 +35,7 @@ nlohmann::json run_task(const nlohmann::json& task, const WorkerTaskInspector& i
   if (kind == "gemm_peaks") {
     return {{"gemm_peaks", measure_gemm_peaks(task.at("device").get<std::string>(), task.at("threads").get<int>())}};
   }
-  const auto workload = task.at("task").get<WorkloadTask>();
+  auto workload = task.at("task").get<WorkloadTask>();
   if (inspect) inspect(workload);
   const WorkloadProgressSink emit = [](const WorkloadProgress& progress) {
     detail::emit_progress(progress_json(progress));

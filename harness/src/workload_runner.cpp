@@ -15,6 +15,7 @@
 #include "ampbench/harness/time_breakdown.h"
 #include "ampbench/harness/training_state_snapshot.h"
 #include "ampbench/harness/workload_task.h"
+#include "ampbench/reports/stats.h"
 #include "device_hooks.h"
 #include "error_text.h"
 #include "precision_audit.h"
@@ -200,6 +201,7 @@ void fill_data_parallel(const WorkloadTask& task, const detail::ModeSession& ses
   }
   if (!parallel.allreduce_times_s.empty()) {
     parallel.allreduce_bytes_per_step = bytes / static_cast<double>(parallel.allreduce_times_s.size());
+    parallel.allreduce_time_s = reports::summarize(parallel.allreduce_times_s);
   }
   cell.ranks = task.rank->world_size;
   cell.data_parallel = std::move(parallel);

@@ -48,7 +48,8 @@ void require_judgeable(const CellResult& value, const std::string& path) {
 }
 
 // Data parallel belongs to cells of several ranks; a cell that ran has one all-reduce time per
-// timed step and one median step time per rank.
+// timed step and one median step time per rank (none in one rank's own cell, on its way from its
+// worker to be merged with the others').
 void require_data_parallel_fits(const CellResult& value, const std::string& path) {
   if (!value.data_parallel) return;
   const std::string at = (path.empty() ? "" : path + ".") + "data_parallel";
@@ -59,7 +60,8 @@ void require_data_parallel_fits(const CellResult& value, const std::string& path
     fail_at(at + ".allreduce_times_s", std::to_string(parallel.allreduce_times_s.size()) + " values for " +
                                            std::to_string(value.step_times_s.size()) + " timed steps");
   }
-  if (static_cast<std::int64_t>(parallel.rank_median_step_time_s.size()) != value.ranks) {
+  if (!parallel.rank_median_step_time_s.empty() &&
+      static_cast<std::int64_t>(parallel.rank_median_step_time_s.size()) != value.ranks) {
     fail_at(at + ".rank_median_step_time_s", std::to_string(parallel.rank_median_step_time_s.size()) + " values for " +
                                                  std::to_string(value.ranks) + " ranks");
   }

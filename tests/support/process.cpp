@@ -2,6 +2,8 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+
+#include <atomic>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,7 +29,10 @@ std::string read_file(const std::filesystem::path& path) {
 }  // namespace
 
 ProcessResult run_process(const std::vector<std::string>& argv, const std::vector<std::string>& extra_environment) {
-  const auto dir = std::filesystem::temp_directory_path() / ("ampbench-proc-" + std::to_string(getpid()));
+  // One folder per call: tests run several programs at once (the ranks of a group).
+  static std::atomic<int> calls{0};
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("ampbench-proc-" + std::to_string(getpid()) + "-" + std::to_string(calls++));
   std::filesystem::create_directories(dir);
   const auto out_path = dir / "stdout";
   const auto err_path = dir / "stderr";

@@ -19,9 +19,9 @@ inline constexpr int kWorkerResultFd = 3;
 inline constexpr int kWorkerInternalError = 3;
 
 // Child side. `inspect` sees each workload task before it runs (the CLI's fault-injection aid for
-// its own tests); it may end the process. Returns the process's exit code: 0 whenever a result
-// was written, errors included; kWorkerInternalError when it could not be.
-using WorkerTaskInspector = std::function<void(const WorkloadTask&)>;
+// its own tests); it may change the task or end the process. Returns the process's exit code: 0
+// whenever a result was written, errors included; kWorkerInternalError when it could not be.
+using WorkerTaskInspector = std::function<void(WorkloadTask&)>;
 [[nodiscard]] int run_worker(const WorkerTaskInspector& inspect = {});
 
 }  // namespace ampbench::harness
