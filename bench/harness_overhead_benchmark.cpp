@@ -160,7 +160,7 @@ class HarnessedStep {
 
  private:
   static const ampbench::harness::WorkloadTask& task() {
-    static const ampbench::harness::WorkloadTask task{kDefaults, "simplecnn", {"fp32"}, 0, {}};
+    static const ampbench::harness::WorkloadTask task{kDefaults, "simplecnn", {"fp32"}, 0, {}, {}};
     return task;
   }
   detail::TensorMemoryProbe memory_;

@@ -13,9 +13,7 @@ namespace {
 constexpr std::int64_t kFirstBucketBytes = 1 << 20;
 constexpr std::int64_t kBucketBytes = 25 << 20;
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 // Averages a bucket across the ranks: divides by the world size and all-reduces (sum), in the
 // compressed dtype when one is given, then writes the result back into the bucket's buffer.
@@ -129,12 +127,11 @@ GradientSync::GradientSync(c10::intrusive_ptr<c10d::ProcessGroup> group, torch::
       parameters, {static_cast<std::size_t>(kFirstBucketBytes), static_cast<std::size_t>(kBucketBytes)});
   const auto& bucket_indices = std::get<0>(assignment);
   buckets_ = static_cast<std::int64_t>(bucket_indices.size());
-  reducer_ = std::make_unique<c10d::Reducer>(parameters, bucket_indices, group_,
-                                             std::vector<bool>(parameters.size(), false), kBucketBytes,
-                                             /*find_unused_parameters=*/false, /*gradient_as_bucket_view=*/false,
-                                             std::unordered_map<std::size_t, std::string>{}, kFirstBucketBytes,
-                                             /*skip_all_reduce_unused_params=*/false, /*use_python_reducer=*/false,
-                                             std::vector<std::int64_t>{});
+  reducer_ = std::make_unique<c10d::Reducer>(
+      parameters, bucket_indices, group_, std::vector<bool>(parameters.size(), false), kBucketBytes,
+      /*find_unused_parameters=*/false, /*gradient_as_bucket_view=*/false,
+      std::unordered_map<std::size_t, std::string>{}, kFirstBucketBytes,
+      /*skip_all_reduce_unused_params=*/false, /*use_python_reducer=*/false, std::vector<std::int64_t>{});
   reducer_->register_comm_hook(std::make_unique<AveragingHook>(group_, wire_dtype(compression), log_));
 }
 

@@ -75,8 +75,8 @@ ModeSession::ModeSession(const WorkloadTask& task, const Mode& mode, c10::Device
     }
   }
   if (group) sync_ = std::make_unique<GradientSync>(std::move(group), workload_->module(), config.grad_compression);
-  step_.emplace(TrainingStep{*workload_, *optimizer_, scaler_ ? &*scaler_ : nullptr, &grad_norms_, mode_,
-                             device.type(), sync_.get()});
+  step_.emplace(TrainingStep{*workload_, *optimizer_, scaler_ ? &*scaler_ : nullptr, &grad_norms_, mode_, device.type(),
+                             sync_.get()});
   ledger_.end(memory);
 }
 

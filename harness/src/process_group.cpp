@@ -1,8 +1,8 @@
 #include "process_group.h"
 
+#include <torch/torch.h>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
-#include <torch/torch.h>
 
 namespace ampbench::harness::detail {
 

@@ -16,8 +16,7 @@ namespace ampbench::harness::detail {
 
 // Connects to the run's store as a client and builds the group's backend; waits up to `timeout`
 // for every rank (and c10d applies the same timeout to each collective). Throws naming the store.
-[[nodiscard]] c10::intrusive_ptr<c10d::ProcessGroup> open_process_group(const RankAssignment& rank,
-                                                                        c10::Device device,
+[[nodiscard]] c10::intrusive_ptr<c10d::ProcessGroup> open_process_group(const RankAssignment& rank, c10::Device device,
                                                                         std::chrono::milliseconds timeout);
 
 // The backends, each in the file that may include its headers (Gloo's from libgloo-dev; NCCL's only

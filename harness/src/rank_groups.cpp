@@ -142,10 +142,11 @@ RankGroups::RankGroups(const RunPlan& plan) : plan_(plan) {
     port_ = store->getPort();
     store_ = store;
   } catch (const std::exception& error) {
-    throw SettingError(where + (options.isServer ? ": cannot serve the rendezvous store: "
-                                                 : ": no rendezvous store answered within " +
-                                                       std::to_string(static_cast<int>(plan.config.rank_timeout_s)) +
-                                                       " s (--rank-timeout): ") +
+    throw SettingError(where +
+                       (options.isServer ? ": cannot serve the rendezvous store: "
+                                         : ": no rendezvous store answered within " +
+                                               std::to_string(static_cast<int>(plan.config.rank_timeout_s)) +
+                                               " s (--rank-timeout): ") +
                        first_line(error));
   }
   if (!spawned) check_world_size(*store_, plan);
@@ -198,8 +199,8 @@ std::vector<reports::CellResult> RankGroups::run(const WorkloadTask& task, const
     if (plan_.torchrun) {
       // Rank 0 here; every other rank is another machine's (or process's) follower.
       store_->set(task_key(group), nlohmann::json(rank_task(task, 0, group)).dump());
-      const auto outcome = run_in_worker({{"kind", "workload"}, {"task", rank_task(task, 0, group)}}, timeout_s,
-                                         progress);
+      const auto outcome =
+          run_in_worker({{"kind", "workload"}, {"task", rank_task(task, 0, group)}}, timeout_s, progress);
       results[0] = read_result(outcome.result, outcome.failure);
       for (std::int64_t rank = 1; rank < world; ++rank) {
         try {
@@ -264,8 +265,8 @@ std::int64_t RankGroups::follow(const std::function<void(const std::string&)>& s
     assignment.local_rank = plan_.torchrun->local_rank;
     task.rank = assignment;
     if (say) say("rank " + std::to_string(rank) + ": group " + std::to_string(group) + ", " + task.workload);
-    const auto outcome = run_in_worker({{"kind", "workload"}, {"task", task}},
-                                       worker_timeout_s(task.config, task.modes.size()), {});
+    const auto outcome =
+        run_in_worker({{"kind", "workload"}, {"task", task}}, worker_timeout_s(task.config, task.modes.size()), {});
     nlohmann::json result = outcome.result ? *outcome.result : nlohmann::json{{"error", outcome.failure}};
     if (!outcome.result || result.contains("error")) ++failed;
     store_->set(result_key(group, rank), result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));

@@ -36,8 +36,8 @@ void append_data_parallel(const reports::DataParallel& later, std::size_t replic
   joined.allreduce_times_s.insert(joined.allreduce_times_s.end(), later.allreduce_times_s.begin(),
                                   later.allreduce_times_s.end());
   const auto before = static_cast<double>(replicate);
-  for (std::size_t rank = 0; rank < joined.rank_median_step_time_s.size() && rank < later.rank_median_step_time_s.size();
-       ++rank) {
+  for (std::size_t rank = 0;
+       rank < joined.rank_median_step_time_s.size() && rank < later.rank_median_step_time_s.size(); ++rank) {
     auto& median = joined.rank_median_step_time_s[rank];
     median = (median * before + later.rank_median_step_time_s[rank]) / (before + 1.0);
   }

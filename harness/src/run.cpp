@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <iterator>
 #include <cstdlib>
+#include <iterator>
 #include <optional>
 #include <thread>
 
@@ -257,7 +257,8 @@ std::vector<reports::CellResult> run_workloads(const RunPlan& plan, detail::Rank
         if (kind == 1) {
           turn.replicates.push_back(groups->run(turn.task, sink));
         } else {
-          turn.replicates.push_back(plan.config.isolate ? run_isolated(turn.task, sink) : run_workload(turn.task, sink));
+          turn.replicates.push_back(plan.config.isolate ? run_isolated(turn.task, sink)
+                                                        : run_workload(turn.task, sink));
         }
         if (replicate == 0) keep_for_later_replicates(turn.replicates.front(), turn.task);
         if (replicate + 1 < plan.config.replicates && !turn.task.modes.empty()) last = false;
@@ -338,7 +339,8 @@ RunPlan plan_run(reports::RunConfig config) {
   if (config.device != "cpu") plan.environment.gpu_verification = kGpuVerification;
   plan.config = std::move(config);
   if (plan.config.ranks > 1 && !plan.config.isolate) {
-    throw SettingError("--ranks " + std::to_string(plan.config.ranks) + ": each rank is a process of its own; "
+    throw SettingError("--ranks " + std::to_string(plan.config.ranks) +
+                       ": each rank is a process of its own; "
                        "isolate must stay on");
   }
   const char* local_world = std::getenv("LOCAL_WORLD_SIZE");

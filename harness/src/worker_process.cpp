@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -15,7 +16,6 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
-#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -174,7 +174,8 @@ void collect_output(std::vector<Running>& workers, double timeout_s, double stra
       if (worker.stderr_fd >= 0) fds.push_back({worker.stderr_fd, POLLIN, 0}), owners.push_back({&worker, false});
       if (worker.result_fd >= 0) fds.push_back({worker.result_fd, POLLIN, 0}), owners.push_back({&worker, true});
     }
-    const bool all_killed = std::all_of(workers.begin(), workers.end(), [](const Running& w) { return w.killed || !w.open(); });
+    const bool all_killed =
+        std::all_of(workers.begin(), workers.end(), [](const Running& w) { return w.killed || !w.open(); });
     const int wait_ms = all_killed ? -1 : static_cast<int>(std::ceil(std::clamp(left, 0.0, 3600.0) * 1000.0));
     if (poll(fds.data(), fds.size(), wait_ms) < 0 && errno != EINTR) break;
     for (std::size_t i = 0; i < fds.size(); ++i) {

@@ -221,7 +221,8 @@ void audit_precision(ModeSlot& slot) {
 Placement place(const WorkloadTask& task) {
   c10::Device device(task.config.device);
   if (!task.rank) return {device, {}};
-  if (device.is_cuda()) device = c10::Device(c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(task.rank->local_rank));
+  if (device.is_cuda())
+    device = c10::Device(c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(task.rank->local_rank));
   detail::require_device(device);
   const auto timeout = std::chrono::milliseconds(static_cast<std::int64_t>(task.config.rank_timeout_s * 1000.0));
   return {device, detail::open_process_group(*task.rank, device, timeout)};

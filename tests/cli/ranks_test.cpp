@@ -84,9 +84,9 @@ std::vector<double> one_process_losses(const std::string& workload, std::uint64_
 }
 
 std::vector<std::string> run_flags(const std::string& out, const std::string& workloads, const std::string& modes) {
-  return {AMPBENCH_CLI, "run",  "--workloads", workloads, "--modes",    modes, "--replicates", "1", "--steps", "8",
-          "--warmup",   "2",    "--time-cap",  "2",       "--numerics-steps", "0", "--no-breakdown", "--seed", "5",
-          "--out",      out};
+  return {AMPBENCH_CLI,     "run",    "--workloads", workloads, "--modes",    modes, "--replicates",     "1",
+          "--steps",        "8",      "--warmup",    "2",       "--time-cap", "2",   "--numerics-steps", "0",
+          "--no-breakdown", "--seed", "5",           "--out",   out};
 }
 
 // One run for the measurement checks (each TEST is a process of its own, and the run takes a while).
@@ -202,8 +202,8 @@ TEST(Ranks, ADeadOrHungRankFailsItsGroupsCells) {
     auto argv = run_flags((dir / "out").string(), "simplenet", "fp32");
     argv.insert(argv.end(), {"--ranks", "2", "--rank-timeout", "3"});
     const auto start = std::chrono::steady_clock::now();
-    const auto run = run_process(argv, {"AMPBENCH_ABORT_CELL=simplenet/fp32", "AMPBENCH_FAULTY_RANK=1",
-                                        "AMPBENCH_FAULT=" + fault});
+    const auto run =
+        run_process(argv, {"AMPBENCH_ABORT_CELL=simplenet/fp32", "AMPBENCH_FAULTY_RANK=1", "AMPBENCH_FAULT=" + fault});
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     EXPECT_EQ(run.exit_code, 1) << fault << ": " << run.err;
     const auto report = ampbench::reports::read_report((dir / "out" / "report.json").string());

@@ -3,9 +3,9 @@
 #include <fcntl.h>
 #include <spawn.h>
 
-#include <atomic>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <atomic>
 
 #include <algorithm>
 #include <cstdio>

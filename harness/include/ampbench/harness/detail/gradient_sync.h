@@ -5,9 +5,9 @@
 // all-reduces cost.
 #pragma once
 
+#include <torch/torch.h>
 #include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
 #include <torch/csrc/distributed/c10d/reducer.hpp>
-#include <torch/torch.h>
 
 #include <memory>
 #include <mutex>
@@ -47,8 +47,7 @@ class GradientSync {
  public:
   // Broadcasts rank 0's parameters and buffers (every rank starts from the same weights, as DDP
   // does) and builds the Reducer over the module's parameters. compression: "none", "fp16", "bf16".
-  GradientSync(c10::intrusive_ptr<c10d::ProcessGroup> group, torch::nn::Module& module,
-               const std::string& compression);
+  GradientSync(c10::intrusive_ptr<c10d::ProcessGroup> group, torch::nn::Module& module, const std::string& compression);
 
   // Before each backward: the Reducer arms its hooks for this step.
   void before_backward(const torch::Tensor& loss);
