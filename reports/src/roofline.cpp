@@ -21,7 +21,8 @@ std::optional<double> fraction_of_peak(const Environment& environment, const Cel
   if (cell.status != CellStatus::kOk) return std::nullopt;
   const GemmPeak* peak = find_gemm_peak(environment, cell.device, peak_dtype(cell));
   if (peak == nullptr) return std::nullopt;
-  return cell.throughput.achieved_flops_per_s / peak->flops_per_s;
+  // The peak is one process's (one rank's threads); a group of ranks has that many of them.
+  return cell.throughput.achieved_flops_per_s / (peak->flops_per_s * static_cast<double>(cell.ranks));
 }
 
 void fill_fractions_of_peak(Report& report) {

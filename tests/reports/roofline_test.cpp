@@ -48,6 +48,13 @@ TEST(Roofline, ATf32CellIsReadAgainstTheTf32Peak) {
   EXPECT_EQ(peak_dtype(cell), "bfloat16");
 }
 
+// A group of ranks has one peak per rank: 2 ranks achieving the one-GPU peak in all are at half.
+TEST(Roofline, ADataParallelCellIsReadAgainstItsRanksPeaks) {
+  CellResult cell = cell_at("fp32", "cuda:0", 50e12);
+  cell.ranks = 2;
+  EXPECT_DOUBLE_EQ(*fraction_of_peak(gpu_peaks(), cell), 0.5);
+}
+
 TEST(Roofline, NoPeakMeansNoFraction) {
   EXPECT_FALSE(fraction_of_peak(Environment{}, cell_at("fp32", "cpu", 1e9)).has_value());
   // A peak for another device does not apply.

@@ -17,7 +17,8 @@ namespace ampbench::reports {
 [[nodiscard]] const GemmPeak* find_gemm_peak(const Environment& environment, const std::string& device,
                                              const std::string& dtype);
 
-// achieved_flops_per_s / the peak of peak_dtype(cell); empty for a failed cell or without a peak.
+// achieved_flops_per_s / the peak of peak_dtype(cell), times the ranks for a data-parallel cell (the
+// peak is one process's); empty for a failed cell or without a peak.
 [[nodiscard]] std::optional<double> fraction_of_peak(const Environment& environment, const CellResult& cell);
 
 // Sets every cell's throughput.fraction_of_peak from the report's environment.
