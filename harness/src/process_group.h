@@ -28,6 +28,19 @@ namespace ampbench::harness::detail {
                                                                   int rank, int size, c10::Device device,
                                                                   std::chrono::milliseconds timeout);
 
+// c10d logs each failed attempt of a rendezvous (with a stack trace for some); while one of these
+// lives only fatal messages are logged, and the caller reports the outcome itself.
+class QuietC10dLog {
+ public:
+  QuietC10dLog();
+  ~QuietC10dLog();
+  QuietC10dLog(const QuietC10dLog&) = delete;
+  QuietC10dLog& operator=(const QuietC10dLog&) = delete;
+
+ private:
+  int level_;
+};
+
 // The value rank 0 holds, on every rank (a broadcast): how ranks that measured different times
 // still take the same decisions (warm-up length, round size, when to stop). A null group: `value`.
 [[nodiscard]] double from_rank_zero(c10d::ProcessGroup* group, c10::Device device, double value);

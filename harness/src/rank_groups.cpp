@@ -1,6 +1,5 @@
 #include "rank_groups.h"
 
-#include <c10/util/Logging.h>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
 #include <cstdlib>
@@ -9,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ampbench/reports/report_json.h"
+#include "process_group.h"
 #include "rank_merge.h"
 #include "worker_process.h"
 
@@ -64,19 +64,6 @@ std::string task_key(std::int64_t group) { return std::string(kKeys) + "task/" +
 std::string result_key(std::int64_t group, std::int64_t rank) {
   return std::string(kKeys) + "result/" + std::to_string(group) + "/" + std::to_string(rank);
 }
-
-// c10d logs each failed connection attempt with a stack trace; the rendezvous's outcome is ours to
-// say in one line, so its log is quiet while the store opens.
-class QuietC10dLog {
- public:
-  QuietC10dLog() : level_(FLAGS_caffe2_log_level) { FLAGS_caffe2_log_level = 3; }  // fatal only
-  ~QuietC10dLog() { FLAGS_caffe2_log_level = level_; }
-  QuietC10dLog(const QuietC10dLog&) = delete;
-  QuietC10dLog& operator=(const QuietC10dLog&) = delete;
-
- private:
-  int level_;
-};
 
 std::chrono::milliseconds milliseconds(double seconds) {
   return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000.0));
@@ -136,7 +123,7 @@ RankGroups::RankGroups(const RunPlan& plan) : plan_(plan) {
     options.isServer = plan.torchrun->rank == 0 && !plan.torchrun->agent_store;
     where = "MASTER_ADDR=" + host_ + " MASTER_PORT=" + std::to_string(options.port);
   }
-  const QuietC10dLog quiet;
+  const QuietC10dLog quiet;  // the outcome is ours to say, in one line
   try {
     auto store = c10::make_intrusive<c10d::TCPStore>(host_, options);
     port_ = store->getPort();
@@ -160,7 +147,7 @@ WorkloadTask RankGroups::rank_task(const WorkloadTask& task, std::int64_t rank, 
   assignment.local_rank = plan_.torchrun ? plan_.torchrun->local_rank : rank;
   assignment.store_host = host_;
   assignment.store_port = port_;
-  assignment.group = std::string(kKeys) + "group/" + std::to_string(group) + "/";
+  assignment.group = std::string(kKeys) + "group/" + std::to_string(group);
   assignment.interface_host = plan_.torchrun ? "" : "127.0.0.1";
   part.rank = assignment;
   return part;
@@ -171,29 +158,8 @@ std::vector<reports::CellResult> RankGroups::run(const WorkloadTask& task, const
   const auto world = plan_.config.ranks;
   std::vector<RankResult> results(static_cast<std::size_t>(world));
   const auto timeout_s = worker_timeout_s(task.config, task.modes.size());
-  const auto read_result = [](const std::optional<nlohmann::json>& result, const std::string& failure) {
-    RankResult rank;
-    rank.failure = failure;
-    if (!result) return rank;
-    if (result->contains("error")) {
-      rank.failure = result->at("error").get<std::string>();
-      return rank;
-    }
-    try {
-      rank.cells = result->at("cells").get<std::vector<reports::CellResult>>();
-    } catch (const std::exception& error) {
-      rank.failure = std::string("unreadable cell result: ") + error.what();
-    }
-    return rank;
-  };
   const auto progress = [&](const nlohmann::json& in) {
-    WorkloadProgress update;
-    update.phase = in.value("phase", "");
-    update.round = in.value("round", std::int64_t{0});
-    update.timed_steps = in.value("timed_steps", std::int64_t{0});
-    update.elapsed_s = in.value("elapsed_s", 0.0);
-    update.time_cap_s = in.value("time_cap_s", 0.0);
-    if (sink) sink(update);
+    if (sink) sink(progress_from_json(in));
   };
   try {
     if (plan_.torchrun) {
@@ -201,12 +167,13 @@ std::vector<reports::CellResult> RankGroups::run(const WorkloadTask& task, const
       store_->set(task_key(group), nlohmann::json(rank_task(task, 0, group)).dump());
       const auto outcome =
           run_in_worker({{"kind", "workload"}, {"task", rank_task(task, 0, group)}}, timeout_s, progress);
-      results[0] = read_result(outcome.result, outcome.failure);
+      results[0] = cells_of(outcome);
       for (std::int64_t rank = 1; rank < world; ++rank) {
         try {
           store_->wait({result_key(group, rank)}, milliseconds(group_timeout_s(task.config)));
-          results[static_cast<std::size_t>(rank)] =
-              read_result(nlohmann::json::parse(store_->get_to_str(result_key(group, rank))), "");
+          WorkerOutcome sent;
+          sent.result = nlohmann::json::parse(store_->get_to_str(result_key(group, rank)));
+          results[static_cast<std::size_t>(rank)] = cells_of(sent);
         } catch (const std::exception& error) {
           results[static_cast<std::size_t>(rank)].failure = "sent no cells: " + first_line(error);
         }
@@ -220,7 +187,7 @@ std::vector<reports::CellResult> RankGroups::run(const WorkloadTask& task, const
       // has passed, and a little more for it to report.
       const auto outcomes = run_in_worker_group(tasks, timeout_s, task.config.rank_timeout_s + kReportGraceS, progress);
       for (std::size_t rank = 0; rank < outcomes.size(); ++rank) {
-        results[rank] = read_result(outcomes[rank].result, outcomes[rank].failure);
+        results[rank] = cells_of(outcomes[rank]);
       }
     }
   } catch (const std::exception& error) {
@@ -228,7 +195,7 @@ std::vector<reports::CellResult> RankGroups::run(const WorkloadTask& task, const
       if (!result.cells && result.failure.empty()) result.failure = first_line(error);
     }
   }
-  return merge_ranks(task, results);
+  return merge_ranks(rank_task(task, 0, group), results);
 }
 
 void RankGroups::finish() {

@@ -29,18 +29,6 @@ std::vector<std::int64_t> skipped_steps(const reports::CellResult& cell) {
   return cell.scaler ? cell.scaler->skipped_steps : std::vector<std::int64_t>{};
 }
 
-reports::CellResult failed(const WorkloadTask& task, const std::string& mode, const std::string& error) {
-  reports::CellResult cell;
-  cell.workload = task.workload;
-  cell.mode = mode;
-  cell.device = task.config.device;
-  cell.preset = task.config.preset;
-  cell.ranks = task.config.ranks;
-  cell.status = reports::CellStatus::kFailed;
-  cell.error = error;
-  return cell;
-}
-
 const reports::CellResult* mode_cell(const RankResult& rank, const std::string& mode) {
   if (!rank.cells) return nullptr;
   const auto found =
@@ -117,13 +105,13 @@ std::vector<reports::CellResult> merge_ranks(const WorkloadTask& task, const std
   for (const auto& mode : task.modes) {
     const auto why = failure_of(ranks, mode);
     if (!why.empty()) {
-      cells.push_back(failed(task, mode, why));
+      cells.push_back(failed_cell(task, mode, why));
       continue;
     }
     try {
       cells.push_back(merge_mode(ranks, mode));
     } catch (const std::exception& error) {
-      cells.push_back(failed(task, mode, error.what()));
+      cells.push_back(failed_cell(task, mode, error.what()));
     }
   }
   return cells;

@@ -8,14 +8,12 @@
 
 #include "ampbench/harness/workload_task.h"
 #include "ampbench/reports/report.h"
+#include "worker_process.h"
 
 namespace ampbench::harness::detail {
 
 // What one rank sent back: its cells, or why there are none.
-struct RankResult {
-  std::optional<std::vector<reports::CellResult>> cells;
-  std::string failure;
-};
+using RankResult = WorkerCells;
 
 // A mode's cell: failed when it failed on any rank (naming the first such rank), else rank 0's
 // cell with, per step, the slowest rank's time (a step ends when its last rank does) and

@@ -87,28 +87,8 @@ void resolve_modes(std::vector<std::string>& names, const std::string& device) {
 
 std::vector<reports::CellResult> failed_cells(const WorkloadTask& task, const std::string& error) {
   std::vector<reports::CellResult> cells;
-  for (const auto& mode : task.modes) {
-    reports::CellResult cell;
-    cell.workload = task.workload;
-    cell.mode = mode;
-    cell.device = task.config.device;
-    cell.preset = task.config.preset;
-    cell.status = reports::CellStatus::kFailed;
-    cell.error = error;
-    cells.push_back(std::move(cell));
-  }
+  for (const auto& mode : task.modes) cells.push_back(detail::failed_cell(task, mode, error));
   return cells;
-}
-
-WorkloadProgress progress_from_json(const nlohmann::json& in) {
-  WorkloadProgress progress;
-  progress.phase = in.value("phase", "");
-  progress.round = in.value("round", std::int64_t{0});
-  progress.timed_steps = in.value("timed_steps", std::int64_t{0});
-  progress.elapsed_s = in.value("elapsed_s", 0.0);
-  progress.time_cap_s = in.value("time_cap_s", 0.0);
-  progress.planned_steps = in.value("planned_steps", std::int64_t{0});
-  return progress;
 }
 
 // The workload in its own process. If it crashes (a signal of its own: an abort, a segfault), each
@@ -118,16 +98,10 @@ std::vector<reports::CellResult> run_isolated(const WorkloadTask& task, const Wo
   const auto attempt = [&](const WorkloadTask& part) {
     const auto outcome =
         detail::run_in_worker({{"kind", "workload"}, {"task", part}}, worker_timeout_s(part.config, part.modes.size()),
-                              [&](const nlohmann::json& progress) { sink(progress_from_json(progress)); });
-    if (!outcome.result) return std::pair{failed_cells(part, outcome.failure), outcome.crashed};
-    if (outcome.result->contains("error")) {
-      return std::pair{failed_cells(part, outcome.result->at("error").get<std::string>()), false};
-    }
-    try {
-      return std::pair{outcome.result->at("cells").get<std::vector<reports::CellResult>>(), false};
-    } catch (const std::exception& error) {
-      return std::pair{failed_cells(part, std::string("unreadable cell result: ") + error.what()), false};
-    }
+                              [&](const nlohmann::json& progress) { sink(detail::progress_from_json(progress)); });
+    auto cells = detail::cells_of(outcome);
+    if (cells.cells) return std::pair{std::move(*cells.cells), false};
+    return std::pair{failed_cells(part, cells.failure), outcome.crashed};
   };
   auto [cells, crashed] = attempt(task);
   if (!crashed || task.modes.size() == 1) return cells;
@@ -164,7 +138,7 @@ std::vector<reports::Numerics> numerics_in_worker(const WorkloadTask& task, doub
                                                   const WorkloadProgressSink& sink) {
   const auto outcome =
       detail::run_in_worker({{"kind", "numerics"}, {"task", task}}, timeout_s,
-                            [&](const nlohmann::json& progress) { sink(progress_from_json(progress)); });
+                            [&](const nlohmann::json& progress) { sink(detail::progress_from_json(progress)); });
   std::string failure = outcome.failure;
   if (outcome.result && outcome.result->contains("error")) failure = outcome.result->at("error").get<std::string>();
   if (outcome.result && outcome.result->contains("numerics")) {
