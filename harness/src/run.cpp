@@ -264,6 +264,19 @@ std::vector<reports::CellResult> run_workloads(const RunPlan& plan, detail::Rank
   return cells;
 }
 
+// NCCL's ranks each own a GPU: rank r (or LOCAL_RANK under torchrun) trains on cuda:r.
+void require_gpu_per_rank(const RunPlan& plan) {
+  if (plan.config.device == "cpu" || plan.config.ranks == 1) return;
+  const auto gpus = std::count_if(plan.environment.devices.begin(), plan.environment.devices.end(),
+                                  [](const auto& device) { return device.name.rfind("cuda:", 0) == 0; });
+  const auto highest = plan.torchrun ? plan.torchrun->local_rank : plan.config.ranks - 1;
+  if (highest < gpus) return;
+  throw SettingError(plan.torchrun ? "LOCAL_RANK=" + std::to_string(highest) + ": this machine has " +
+                                         std::to_string(gpus) + " GPU(s), one per rank"
+                                   : "--ranks " + std::to_string(plan.config.ranks) + " on " + plan.config.device +
+                                         ": one GPU per rank, and this machine has " + std::to_string(gpus));
+}
+
 // Several ranks on this machine share its hardware threads unless --threads says otherwise.
 void share_threads(RunPlan& plan, std::int64_t ranks_here) {
   if (plan.config.threads > 0 || ranks_here <= 1) return;
@@ -317,6 +330,7 @@ RunPlan plan_run(reports::RunConfig config) {
                        ": each rank is a process of its own; "
                        "isolate must stay on");
   }
+  require_gpu_per_rank(plan);
   const char* local_world = std::getenv("LOCAL_WORLD_SIZE");
   share_threads(plan, plan.torchrun ? (local_world != nullptr ? std::atoll(local_world) : 1) : plan.config.ranks);
   if (plan.config.threads > 0) plan.environment.threads = plan.config.threads;
