@@ -36,7 +36,8 @@ std::string progress_text(const harness::RunEvent& event) {
 
 std::string finished_text(const harness::RunEvent& event) {
   const auto& cell = *event.cell;
-  return workload_prefix(event) + " " + cell.mode + " " + cell.device + ": " +
+  const auto ranks = cell.ranks > 1 ? " on " + std::to_string(cell.ranks) + " ranks" : std::string();
+  return workload_prefix(event) + " " + cell.mode + " " + cell.device + ranks + ": " +
          (cell.status == reports::CellStatus::kOk ? cell.throughput.stop_reason : "FAILED: " + cell.error);
 }
 

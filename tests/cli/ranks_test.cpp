@@ -195,6 +195,32 @@ TEST(Ranks, TorchrunsEnvironmentAlone) {
   EXPECT_NE(follower.err.find("the report is rank 0's"), std::string::npos) << follower.err;
 }
 
+// torchrun itself (torch.distributed.run from the reference Python's torch): its agent serves the
+// store (TORCHELASTIC_USE_AGENT_STORE=True), so rank 0 is a client like the others.
+TEST(Ranks, UnderTorchrunItself) {
+  const ampbench::testing::ScratchDir dir;
+  const auto out = (dir / "out").string();
+  std::vector<std::string> argv{AMPBENCH_PYTHON,
+                                "-m",
+                                "torch.distributed.run",
+                                "--nproc-per-node",
+                                "2",
+                                "--master-port",
+                                std::to_string(free_port()),
+                                "--no-python"};
+  const auto flags = run_flags(out, "simplenet", "fp32,bf16");
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  const auto run = run_process(argv);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto report = ampbench::reports::read_report((dir / "out" / "report.json").string());
+  EXPECT_EQ(report.config.ranks, 2);
+  for (const std::string mode : {"fp32", "bf16"}) {
+    const auto& cell = cell_of(report, "simplenet", mode, 2);
+    ASSERT_EQ(cell.status, ampbench::reports::CellStatus::kOk) << cell.error;
+    EXPECT_TRUE(cell.data_parallel->scaling_efficiency.has_value());
+  }
+}
+
 // A rank that dies or hangs fails its group's cells on every rank; the run goes on and reports.
 TEST(Ranks, ADeadOrHungRankFailsItsGroupsCells) {
   for (const std::string fault : {"abort", "hang"}) {
