@@ -5,13 +5,10 @@
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
+#include "error_text.h"
+
 namespace ampbench::harness::detail {
 namespace {
-
-std::string first_line(const std::exception& error) {
-  const std::string text = error.what();
-  return text.substr(0, text.find('\n'));
-}
 
 // Gloo on the CPU, NCCL on a GPU; building either waits for every rank of the group.
 void attach_backend(c10d::ProcessGroup& group, const c10::intrusive_ptr<c10d::Store>& store, const RankAssignment& rank,
@@ -46,7 +43,7 @@ c10::intrusive_ptr<c10d::ProcessGroup> open_process_group(const RankAssignment& 
     tcp = c10::make_intrusive<c10d::TCPStore>(rank.store_host, options);
   } catch (const std::exception& error) {
     throw std::runtime_error("cannot reach the rendezvous store at " + rank.store_host + ":" +
-                             std::to_string(rank.store_port) + ": " + first_line(error));
+                             std::to_string(rank.store_port) + ": " + error_text(error));
   }
   // Each worker group is a process group of its own under its prefix, so the keys of one workload's
   // group never meet another's.
@@ -57,7 +54,7 @@ c10::intrusive_ptr<c10d::ProcessGroup> open_process_group(const RankAssignment& 
     attach_backend(*group, store, rank, device, timeout);
   } catch (const std::exception& error) {
     throw std::runtime_error("not every rank of the group joined within " + std::to_string(timeout.count() / 1000) +
-                             " s (--rank-timeout): " + first_line(error));
+                             " s (--rank-timeout): " + error_text(error));
   }
   return group;
 }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ampbench/reports/report_json.h"
+#include "error_text.h"
 #include "process_group.h"
 #include "rank_merge.h"
 #include "worker_process.h"
@@ -16,11 +17,6 @@ namespace ampbench::harness {
 namespace {
 
 using reports::SettingError;
-
-std::string first_line(const std::exception& error) {
-  const std::string text = error.what();
-  return text.substr(0, text.find('\n'));
-}
 
 std::int64_t integer_variable(const char* name, std::int64_t low, std::int64_t high) {
   const char* text = std::getenv(name);
@@ -134,7 +130,7 @@ RankGroups::RankGroups(const RunPlan& plan) : plan_(plan) {
                                          : ": no rendezvous store answered within " +
                                                std::to_string(static_cast<int>(plan.config.rank_timeout_s)) +
                                                " s (--rank-timeout): ") +
-                       first_line(error));
+                       detail::error_text(error));
   }
   if (!spawned) check_world_size(*store_, plan);
 }
@@ -175,7 +171,7 @@ std::vector<reports::CellResult> RankGroups::run(const WorkloadTask& task, const
           sent.result = nlohmann::json::parse(store_->get_to_str(result_key(group, rank)));
           results[static_cast<std::size_t>(rank)] = cells_of(sent);
         } catch (const std::exception& error) {
-          results[static_cast<std::size_t>(rank)].failure = "sent no cells: " + first_line(error);
+          results[static_cast<std::size_t>(rank)].failure = "sent no cells: " + detail::error_text(error);
         }
       }
     } else {
@@ -192,7 +188,7 @@ std::vector<reports::CellResult> RankGroups::run(const WorkloadTask& task, const
     }
   } catch (const std::exception& error) {
     for (auto& result : results) {
-      if (!result.cells && result.failure.empty()) result.failure = first_line(error);
+      if (!result.cells && result.failure.empty()) result.failure = detail::error_text(error);
     }
   }
   return merge_ranks(rank_task(task, 0, group), results);
