@@ -300,6 +300,11 @@ TEST(Ranks, BadRendezvousIsAOneLineErrorAndNoOutput) {
   }
   {
     auto argv = flags;
+    argv.insert(argv.end(), {"--ranks", "2", "--no-isolate"});
+    expect_usage_error(run_process(argv), "--ranks 2: each rank is a process of its own", out);
+  }
+  {
+    auto argv = flags;
     argv.insert(argv.end(), {"--grad-compression", "fp16"});
     expect_usage_error(run_process(argv), "--grad-compression fp16: needs --ranks 2 or more", out);
   }

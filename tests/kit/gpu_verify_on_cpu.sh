@@ -19,7 +19,8 @@ cat "$work/out/summary.txt"
 [ $rc -eq 0 ] || fail "the kit exited $rc"
 
 # What the kit claims, checked: every step ran and passed; the dependencies came from its prefix.
-for step in "unpack dependencies" configure build "ampbench env" suite "cupti self-check" "cupti metrics"; do
+for step in "unpack dependencies" configure build "ampbench env" suite "data parallel" "cupti self-check" \
+  "cupti metrics"; do
   grep -q "^$step  *ok " "$work/out/summary.txt" || fail "step '$step' did not pass"
 done
 grep -q "^nlohmann_json_DIR:PATH=$work/out/deps/" "$work/out/build/CMakeCache.txt" ||
@@ -30,6 +31,8 @@ for mode in fp32 fp16 bf16; do
   "$python" -c 'import json, sys; r = json.load(open(sys.argv[1])); assert any(c["mode"] == sys.argv[2] and c["status"] == "ok" for c in r["cells"])' \
     "$work/out/suite/report.json" "$mode" || fail "the suite has no passing $mode cell"
 done
+"$python" -c 'import json, sys; r = json.load(open(sys.argv[1])); assert any(c["ranks"] == 2 and c["status"] == "ok" and c["data_parallel"]["grad_compression"] == "bf16" for c in r["cells"])' \
+  "$work/out/ranks/report.json" || fail "the data-parallel step has no passing 2-rank cell"
 # On a CPU the self-check names why there are no tensor-core counters.
 grep -q "^simplenet/fp32: unavailable (.\+)" "$work/out/cupti-metrics.txt" ||
   fail "cupti-metrics.txt does not give the unavailable reason: $(cat "$work/out/cupti-metrics.txt")"
