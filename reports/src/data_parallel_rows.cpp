@@ -62,8 +62,9 @@ DataParallelTable data_parallel_table(const Report& report) {
 }
 
 std::string data_parallel_note() {
-  return "All-reduce per step: the slowest rank's total time in its gradient buckets' all-reduces in each timed "
-         "step (they overlap the backward pass); its share: the median all-reduce over the median step time. Data: "
+  return "All-reduce per step: in each timed step, the longest any rank had one of its gradient buckets' "
+         "all-reduces in flight (they overlap the backward pass and include waiting for the other ranks); its share: "
+         "the median all-reduce over the median step time. Data: "
          "what each rank hands to all-reduce per step, after compression. Scaling efficiency: the step time on 1 "
          "rank over the step time on these ranks, each rank with the same batch (1.00x is perfect). Inf checks "
          "agreed: every rank's GradScaler skipped the same steps.";
