@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <thread>
 
 namespace ampbench::harness::detail {
 namespace {
@@ -79,18 +80,13 @@ StepCommunication CommunicationLog::take_step() {
   const std::lock_guard lock(mutex_);
   StepCommunication step;
   step.bytes = bytes_;
-  bool device_timed = true;
-  double device_ms = 0.0;
-  for (const auto& work : works_) {
-    try {
-      device_ms += work->getDuration();
-    } catch (const c10::Error&) {
-      device_timed = false;  // Gloo: no durations of its own
-      break;
+  if (device_timed_) {
+    // NCCL's all-reduces run on its own stream: the host waits for them here (unverified on a GPU:
+    // this wait keeps the host from running ahead into the next step) so their events can be read.
+    for (const auto& work : works_) {
+      while (!work->isCompleted()) std::this_thread::yield();
+      step.seconds += work->getDuration() / 1000.0;
     }
-  }
-  if (device_timed && !works_.empty()) {
-    step.seconds = device_ms / 1000.0;
   } else {
     // The union of the in-flight intervals: the buckets may overlap each other on Gloo's threads.
     std::sort(intervals_.begin(), intervals_.end(), [](const auto& a, const auto& b) { return a.start_s < b.start_s; });
@@ -110,8 +106,10 @@ StepCommunication CommunicationLog::take_step() {
 
 GradientSync::GradientSync(c10::intrusive_ptr<c10d::ProcessGroup> group, torch::nn::Module& module,
                            const std::string& compression)
-    : group_(std::move(group)), compression_(compression), log_(std::make_shared<CommunicationLog>()) {
-  backend_ = group_->getBackendName();
+    : group_(std::move(group)),
+      compression_(compression),
+      backend_(group_->getBackendName()),
+      log_(std::make_shared<CommunicationLog>(backend_ == "nccl")) {
   std::vector<at::Tensor> parameters;
   for (const auto& parameter : module.parameters()) parameters.push_back(parameter);
   {

@@ -25,6 +25,9 @@ struct StepCommunication {
 // The hook's record of the all-reduces in flight; shared with the hook, which c10d owns.
 class CommunicationLog {
  public:
+  // device_timed: the backend times its own work on the device (NCCL, Work::getDuration); else
+  // (Gloo) the host's launch-to-completion intervals are the figure.
+  explicit CommunicationLog(bool device_timed) : device_timed_(device_timed) {}
   // An all-reduce started; finished(token) when its result is in. The token is its index.
   [[nodiscard]] std::size_t launched(const c10::intrusive_ptr<c10d::Work>& work, double bytes);
   void finished(std::size_t token);
@@ -37,6 +40,7 @@ class CommunicationLog {
     double start_s = 0.0;
     double end_s = 0.0;  // 0 while in flight
   };
+  const bool device_timed_;
   std::mutex mutex_;
   std::vector<Interval> intervals_;
   std::vector<c10::intrusive_ptr<c10d::Work>> works_;  // NCCL: each work's own device-timed duration
