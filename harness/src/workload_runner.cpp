@@ -216,14 +216,15 @@ void audit_precision(ModeSlot& slot) {
   slot.cell.precision = detail::precision_audit(amp::op_counts());
 }
 
-// A data-parallel rank trains on its machine's GPU of its local rank; its group opens before the
-// modes are built (each mode's Reducer broadcasts rank 0's weights through it).
+// The device, checked; a data-parallel rank trains on its machine's GPU of its local rank, and its
+// group opens before the modes are built (each mode's Reducer broadcasts rank 0's weights through it).
 Placement place(const WorkloadTask& task) {
   c10::Device device(task.config.device);
-  if (!task.rank) return {device, {}};
-  if (device.is_cuda())
+  if (task.rank && device.is_cuda()) {
     device = c10::Device(c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(task.rank->local_rank));
+  }
   detail::require_device(device);
+  if (!task.rank) return {device, {}};
   const auto timeout = std::chrono::milliseconds(static_cast<std::int64_t>(task.config.rank_timeout_s * 1000.0));
   return {device, detail::open_process_group(*task.rank, device, timeout)};
 }
@@ -231,7 +232,6 @@ Placement place(const WorkloadTask& task) {
 void measure(const WorkloadTask& task, std::vector<ModeSlot>& slots, const WorkloadProgressSink& progress) {
   const auto placement = place(task);
   const auto device = placement.device;
-  detail::require_device(device);
   if (task.config.threads > 0) at::set_num_threads(task.config.threads);
   const auto device_at_start = detail::start_device_memory(device);
   detail::TensorMemoryProbe memory(device);
