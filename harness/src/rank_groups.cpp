@@ -160,9 +160,9 @@ std::vector<reports::CellResult> RankGroups::run(const WorkloadTask& task, const
   try {
     if (plan_.torchrun) {
       // Rank 0 here; every other rank is another machine's (or process's) follower.
-      store_->set(task_key(group), nlohmann::json(rank_task(task, 0, group)).dump());
-      const auto outcome =
-          run_in_worker({{"kind", "workload"}, {"task", rank_task(task, 0, group)}}, timeout_s, progress);
+      const auto mine = rank_task(task, 0, group);
+      store_->set(task_key(group), nlohmann::json(mine).dump());
+      const auto outcome = run_in_worker({{"kind", "workload"}, {"task", mine}}, timeout_s, progress);
       results[0] = cells_of(outcome);
       for (std::int64_t rank = 1; rank < world; ++rank) {
         try {
