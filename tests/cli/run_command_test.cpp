@@ -147,7 +147,7 @@ TEST_F(RunCommand, AnAbortingCellLosesOnlyItself) {
       EXPECT_EQ(cell.status, CellStatus::kFailed);
       EXPECT_NE(cell.error.find("signal 6"), std::string::npos) << cell.error;
     } else {
-      EXPECT_EQ(cell.status, CellStatus::kOk) << cell.mode << ": " << cell.error;
+      EXPECT_EQ(cell.status, CellStatus::kOk) << cell.mode << ": " << cell.error << "\nstderr:\n" << result.err;
     }
   }
 }
