@@ -72,6 +72,20 @@ void expect_close(const torch::Tensor& actual, const json& expected, const std::
                      << "\n got " << got << "\n want " << want;
 }
 
+void expect_within(const torch::Tensor& actual, const json& expected, const torch::Tensor& bound,
+                   const std::string& what) {
+  const auto want = decode(expected).to(torch::kDouble);
+  const auto got = actual.detach().reshape(-1).to(torch::kDouble);
+  ASSERT_EQ(got.numel(), want.numel()) << what;
+  const auto limit = bound.detach().reshape(-1).to(torch::kDouble);
+  const auto diff = (got - want).abs();
+  const bool same_nan = at::equal(got.isnan(), want.isnan());
+  const bool within = (diff <= limit).logical_or(got.isnan()).all().item<bool>();
+  EXPECT_TRUE(same_nan && within) << what << ": largest |diff| - bound "
+                                  << (diff - limit).nan_to_num(0, 0, 0).max().item<double>() << "\n got " << got
+                                  << "\n want " << want << "\n bound " << limit;
+}
+
 torch::nn::Sequential make_model(const json& weights, const json& dims) {
   const auto in = dims[0].get<int64_t>(), hidden = dims[1].get<int64_t>(), out = dims[2].get<int64_t>();
   torch::nn::Sequential model(torch::nn::Linear(in, hidden), torch::nn::Tanh(), torch::nn::Linear(hidden, out));

@@ -35,6 +35,10 @@ void expect_replays_every_scenario(const nlohmann::json& document, const std::se
 void expect_close(const torch::Tensor& actual, const nlohmann::json& expected, const std::string& what,
                   Tolerance tolerance);
 
+// A gtest failure naming `what` unless |actual - expected| <= bound element by element (NaN = NaN).
+void expect_within(const torch::Tensor& actual, const nlohmann::json& expected, const torch::Tensor& bound,
+                   const std::string& what);
+
 // Linear(d0, d1) -> Tanh -> Linear(d1, d2) with the reference's initial weights.
 [[nodiscard]] torch::nn::Sequential make_model(const nlohmann::json& weights, const nlohmann::json& dims);
 // SGD, Adam or AdamW as the reference spec describes it; with "fused": ampbench's fused ones.

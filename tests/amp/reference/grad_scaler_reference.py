@@ -4,8 +4,8 @@ Defines deterministic scenarios (explicit initial weights, fixed batches, inf/Na
 injected at chosen steps, SGD / Adam / AdamW, a small growth_interval so the scale grows),
 runs them with PyTorch's own GradScaler and writes, per scenario, both the inputs (so the C++
 test replays exactly the same thing) and the expected results: per step the scale, growth
-tracker, skipped flags, losses and unscaled gradients; at the end the parameters, the
-optimizer state and the scaler's state_dict.
+tracker, skipped flags, losses, unscaled gradients, parameters and optimizer state; at the end
+the parameters, the optimizer state and the scaler's state_dict.
 
 Non-finite floats are written as the strings "inf", "-inf", "nan" to keep the JSON strict.
 
@@ -117,8 +117,12 @@ def run(spec):
         grads = [[encode(p.grad) for p in m.parameters()] for m in models]
         new_scale = spec["set_scale"].get(str(step))
         scaler.update(new_scale)
+        # Parameters and optimizer state after every step: the C++ replay starts the next step of
+        # a non-fused Adam/AdamW from these (see grad_scaler_conformance_test.cpp).
         per_step.append({"scale": scaler.get_scale(), "growth_tracker": scaler._get_growth_tracker(),
-                         "skipped": skipped, "losses": step_losses, "grads": grads})
+                         "skipped": skipped, "losses": step_losses, "grads": grads,
+                         "params": [[encode(p) for p in m.parameters()] for m in models],
+                         "optimizer_state": [optimizer_state(o) for o in optimizers]})
     return {
         "per_step": per_step,
         "params": [[encode(p) for p in m.parameters()] for m in models],
