@@ -84,6 +84,23 @@ void require_writable_out(const std::filesystem::path& out) {
   if (!writable) throw UsageError("--out " + out.string() + ": not writable");
 }
 
+// Before any cell runs: whether out existed, once the three reports are known to be writable there
+// (a report.md that is a directory must fail now, not after the suite). Any filesystem error, such
+// as a folder name longer than NAME_MAX (255 bytes), is bad input naming --out, not an internal one.
+bool prepare_out(const std::filesystem::path& out, const std::vector<std::filesystem::path>& targets) {
+  try {
+    const bool existed = std::filesystem::exists(out);
+    require_writable_out(out);
+    std::filesystem::create_directories(out);
+    reports::check_writable_targets(targets);
+    return existed;
+  } catch (const std::filesystem::filesystem_error& error) {
+    throw UsageError("--out " + out.string() + ": " + error.code().message());
+  } catch (const reports::ReportError& error) {
+    throw UsageError(std::string("--out ") + error.what());
+  }
+}
+
 int run(const RunFlags& flags) {
   std::filesystem::path out = "ampbench-out";
   auto config = read_settings(flags, out);
@@ -99,20 +116,8 @@ int run(const RunFlags& flags) {
               << ": done; the report is rank 0's\n";
     return failed > 0 ? kExitRegression : kExitSuccess;
   }
-  const bool out_existed = std::filesystem::exists(out);
-  try {
-    require_writable_out(out);
-  } catch (const std::filesystem::filesystem_error& error) {
-    throw UsageError("--out " + out.string() + ": " + error.code().message());
-  }
   const std::vector<std::filesystem::path> targets{out / "report.json", out / "report.md", out / "report.html"};
-  // Before any cell runs: a report.md that is a directory must fail now, not after the suite.
-  std::filesystem::create_directories(out);
-  try {
-    reports::check_writable_targets(targets);
-  } catch (const reports::ReportError& error) {
-    throw UsageError(std::string("--out ") + error.what());
-  }
+  const bool out_existed = prepare_out(out, targets);
   const auto report = [&] {
     try {
       return harness::run(plan, stderr_progress(isatty(STDERR_FILENO) != 0));

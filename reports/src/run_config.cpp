@@ -126,7 +126,13 @@ struct Codec<std::vector<std::string>> {
     }
     return value.get<std::vector<std::string>>();
   }
-  static std::vector<std::string> parse(const std::string& text) { return split_list(text); }
+  // An empty list on the command line ('', ",") is a mistake, not a request for the default: the
+  // default is what leaving the flag out gives.
+  static std::vector<std::string> parse(const std::string& text) {
+    auto items = split_list(text);
+    if (items.empty()) throw SettingError("'" + text + "' lists nothing (leave the flag out for the default)");
+    return items;
+  }
   static std::string show(const std::vector<std::string>& value) {
     std::string text;
     for (const auto& item : value) text += (text.empty() ? "" : ",") + item;

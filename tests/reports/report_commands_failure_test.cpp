@@ -3,6 +3,7 @@
 // never replace links or devices and are written as a set, and lost stdout is an error.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -140,6 +141,28 @@ TEST_F(ReportCommandFailures, AnOverlongOutputPathIsNamed) {
   const auto path = (dir_ / std::string(5000, 'x')).string();
   expect_refused(ampbench_cli({"compare", good_, twin_, "--out", path}), "--out " + path.substr(0, 40));
   expect_refused(ampbench_cli({"report", path}), ": cannot read: File name too long");
+}
+
+// A folder name one byte over NAME_MAX (255): stat() fails with ENAMETOOLONG, which is the user's
+// path to fix, named by its flag, not an internal error.
+TEST_F(ReportCommandFailures, AnOutputUnderAFolderNameLongerThanTheFilesystemAllowsIsNamed) {
+  const auto folder = dir_ / std::string(256, 'x');
+  const auto file = [&](const char* name) { return (folder / name).string(); };
+  for (const auto& [flag, args] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+           {"--out", {"compare", good_, twin_, "--out", file("c.txt")}},
+           {"--md", {"compare", good_, twin_, "--md", file("c.md")}},
+           {"--html", {"compare", good_, twin_, "--html", file("c.html")}},
+           {"--md", {"report", good_, "--md", file("r.md")}},
+           {"--html", {"report", good_, "--html", file("r.html")}},
+           {"--md", {"check", "--baseline", good_, "--current", twin_, "--md", file("k.md")}},
+           {"--html", {"check", "--baseline", good_, "--current", twin_, "--html", file("k.html")}}}) {
+    SCOPED_TRACE(args.front() + " " + flag);
+    const auto result = ampbench_cli(args);
+    expect_refused(result, flag + " " + folder.string().substr(0, 40));
+    EXPECT_NE(result.err.find("File name too long"), std::string::npos) << result.err;
+    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 2) << result.err;  // the error, the usage
+  }
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_.path()), fs::directory_iterator()), 2) << "nothing written";
 }
 
 }  // namespace
