@@ -39,6 +39,35 @@ std::string cpu_gemm_support(const Environment& env, const std::string& dtype) {
          " (flags: " + detail::joined(env.cpu_flags, " ") + ")";
 }
 
+// The native-GEMM flags for this dtype that the CPU has ("avx512_fp16", "avx512_fp16 and amx_fp16"),
+// or "" when it has none or they were not recorded.
+std::string native_gemm_flags(const Environment& env, const std::string& dtype) {
+  if (dtype != "float16" && dtype != "bfloat16") return "";
+  const bool half = dtype == "float16";
+  std::vector<std::string> present;
+  for (const char* flag : {half ? "avx512_fp16" : "avx512_bf16", half ? "amx_fp16" : "amx_bf16"}) {
+    if (has_flag(env, flag)) present.emplace_back(flag);
+  }
+  return detail::joined(present, " and ");
+}
+
+// A CPU that has the instructions, and a GEMM slower than float32: the instructions are there and
+// LibTorch's GEMM does not gain from them (not "no fast GEMM ...; it has avx512_fp16"), and what
+// might gain, as far as this run knows: nothing of it was measured.
+std::string unused_instructions(const Environment& env, const std::string& native, const std::string& dtype,
+                                const std::string& figures) {
+  const bool has_matrix = native.find("amx_") != std::string::npos;
+  const std::string alternatives =
+      "A LibTorch whose " + dtype + " GEMM (oneDNN) uses these instructions" +
+      (has_matrix ? " might gain; that was not measured here."
+                  : std::string(", or a CPU with ") + (dtype == "float16" ? "amx_fp16" : "amx_bf16") +
+                        ", might gain; neither was measured here.");
+  return "cpu has " + native + " (flags: " + detail::joined(env.cpu_flags, " ") + "), and LibTorch's " + dtype +
+         " GEMM does not gain from " + (native.find(" and ") != std::string::npos ? "them" : "it") +
+         " here: " + figures + ". Every matrix product autocast lowers to " + dtype +
+         " runs slower than in float32 here. " + alternatives;
+}
+
 std::string gpu_gemm_support(const Environment& env, const std::string& device, const std::string& dtype) {
   for (const auto& info : env.devices) {
     if (info.name != device || info.compute_capability.empty()) continue;
@@ -65,7 +94,13 @@ void gemm_finding(const Report& report, const CellResult& cell, std::vector<Find
                                                    : gpu_gemm_support(report.environment, cell.device, dtype);
   const std::string figures = "at::mm reaches " + gflops(low->flops_per_s) + " in " + dtype + " against " +
                               gflops(full->flops_per_s) + " in float32 (" + detail::format_ratio(ratio) + ")";
-  if (ratio < 1.0) {
+  const auto native = cell.device == "cpu" ? native_gemm_flags(report.environment, dtype) : std::string();
+  if (ratio < 1.0 && !native.empty()) {
+    add(out, cell, "no-native-gemm", unused_instructions(report.environment, native, dtype, figures),
+        {{"gemm_peak_ratio", ratio},
+         {"dtype_flops_per_s", low->flops_per_s},
+         {"float32_flops_per_s", full->flops_per_s}});
+  } else if (ratio < 1.0) {
     add(out, cell, "no-native-gemm",
         cell.device + " has no fast " + dtype + " GEMM: " + figures + "; " + support +
             ". Every matrix product autocast lowers to " + dtype + " runs slower than in float32 here.",
