@@ -154,8 +154,9 @@ class HarnessedStep {
     if (session_.steps_done() >= kDefaults.max_steps) {
       session_.rewind_to(kDefaults.warmup);
       host_seconds_.clear();
+      faults_ = {};
     }
-    detail::timed_step(session_, memory_, timer_, host_seconds_);
+    detail::timed_step(session_, memory_, timer_, host_seconds_, faults_);
   }
 
  private:
@@ -167,6 +168,7 @@ class HarnessedStep {
   detail::StepTimer timer_;
   detail::ModeSession session_;
   std::vector<double> host_seconds_;
+  detail::StepFaults faults_;
 };
 
 void BM_Step_Bare(benchmark::State& state) {

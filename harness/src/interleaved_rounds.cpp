@@ -10,6 +10,7 @@
 
 #include "ampbench/reports/stats.h"
 #include "device_hooks.h"
+#include "page_faults.h"
 
 namespace ampbench::harness::detail {
 namespace {
@@ -57,6 +58,7 @@ struct Slot {
   StepTimer timer;
   std::vector<double> host_s;
   std::vector<std::int64_t> step_round;
+  StepFaults faults;
   SessionTimes* times = nullptr;
 };
 
@@ -83,11 +85,16 @@ const std::vector<double>& StepTimer::all(const std::vector<double>& host_second
   return device_timer_ ? device_timer_->all_step_seconds() : host_seconds;
 }
 
-void timed_step(ModeSession& session, TensorMemoryProbe& memory, StepTimer& timer, std::vector<double>& host_seconds) {
-  // The ledger reads the allocator outside the timed interval.
+void timed_step(ModeSession& session, TensorMemoryProbe& memory, StepTimer& timer, std::vector<double>& host_seconds,
+                StepFaults& faults) {
+  // The fault counters and the ledger are read outside the timed interval.
+  const auto before = process_page_faults();
   session.memory().begin(memory);
   timer.time([&] { session.step(); }, host_seconds);
   session.memory().end(memory);
+  const auto after = process_page_faults();
+  faults.minor.push_back(after.minor - before.minor);
+  faults.major.push_back(after.major - before.major);
 }
 
 std::int64_t auto_steps_per_round(double pass_seconds, double time_cap_s, std::int64_t max_steps) {
@@ -116,9 +123,9 @@ class Rotation {
       : probe_(device), outcome_(outcome) {
     outcome_.sessions.resize(sessions.size());
     for (std::size_t i = 0; i < sessions.size(); ++i) {
-      slots_.push_back({sessions[i], StepTimer(device), {}, {}, &outcome_.sessions[i]});
+      slots_.push_back({sessions[i], StepTimer(device), {}, {}, {}, &outcome_.sessions[i]});
     }
-    slots_.push_back({nullptr, StepTimer(device), {}, {}, &probe_times_});
+    slots_.push_back({nullptr, StepTimer(device), {}, {}, {}, &probe_times_});
   }
 
   // One step of every live mode and one probe call, in this pass's order. A mode whose step throws
@@ -131,7 +138,7 @@ class Rotation {
         if (slot.session == nullptr) {
           slot.timer.time([&] { probe_.run(); }, slot.host_s);
         } else {
-          timed_step(*slot.session, memory, slot.timer, slot.host_s);
+          timed_step(*slot.session, memory, slot.timer, slot.host_s, slot.faults);
         }
         slot.step_round.push_back(round);
       } catch (const std::exception& error) {
@@ -149,6 +156,7 @@ class Rotation {
       times.step_s = slot.timer.all(slot.host_s);
       if (slot.timer.on_device()) times.host_step_s = slot.host_s;
       times.step_round = slot.step_round;
+      times.faults = slot.faults;
       times.round_median_s.push_back(round_median(times.step_s, times.step_round, round));
     }
     outcome_.rounds = round + 1;

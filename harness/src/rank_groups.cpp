@@ -162,7 +162,8 @@ std::vector<reports::CellResult> RankGroups::run(const WorkloadTask& task, const
       // Rank 0 here; every other rank is another machine's (or process's) follower.
       const auto mine = rank_task(task, 0, group);
       store_->set(task_key(group), nlohmann::json(mine).dump());
-      const auto outcome = run_in_worker({{"kind", "workload"}, {"task", mine}}, timeout_s, progress);
+      const auto outcome =
+          run_in_worker({{"kind", "workload"}, {"task", mine}}, task.config.allocator, timeout_s, progress);
       results[0] = cells_of(outcome);
       for (std::int64_t rank = 1; rank < world; ++rank) {
         try {
@@ -181,7 +182,8 @@ std::vector<reports::CellResult> RankGroups::run(const WorkloadTask& task, const
       }
       // A rank still running this long after another ended is waiting for it: c10d's own timeout
       // has passed, and a little more for it to report.
-      const auto outcomes = run_in_worker_group(tasks, timeout_s, task.config.rank_timeout_s + kReportGraceS, progress);
+      const auto outcomes = run_in_worker_group(tasks, task.config.allocator, timeout_s,
+                                                task.config.rank_timeout_s + kReportGraceS, progress);
       for (std::size_t rank = 0; rank < outcomes.size(); ++rank) {
         results[rank] = cells_of(outcomes[rank]);
       }
@@ -228,8 +230,8 @@ std::int64_t RankGroups::follow(const std::function<void(const std::string&)>& s
     assignment.local_rank = plan_.torchrun->local_rank;
     task.rank = assignment;
     if (say) say("rank " + std::to_string(rank) + ": group " + std::to_string(group) + ", " + task.workload);
-    const auto outcome =
-        run_in_worker({{"kind", "workload"}, {"task", task}}, worker_timeout_s(task.config, task.modes.size()), {});
+    const auto outcome = run_in_worker({{"kind", "workload"}, {"task", task}}, task.config.allocator,
+                                       worker_timeout_s(task.config, task.modes.size()), {});
     nlohmann::json result = outcome.result ? *outcome.result : nlohmann::json{{"error", outcome.failure}};
     if (!outcome.result || result.contains("error")) ++failed;
     store_->set(result_key(group, rank), result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));

@@ -8,7 +8,8 @@
 namespace ampbench::harness::detail {
 namespace {
 
-void elementwise_max(std::vector<double>& into, const std::vector<double>& other) {
+template <typename T>
+void elementwise_max(std::vector<T>& into, const std::vector<T>& other) {
   for (std::size_t i = 0; i < into.size() && i < other.size(); ++i) into[i] = std::max(into[i], other[i]);
 }
 
@@ -75,6 +76,10 @@ reports::CellResult merge_mode(const std::vector<RankResult>& ranks, const std::
     }
     elementwise_max(merged.step_times_s, cell.step_times_s);
     elementwise_max(merged.host_step_times_s, cell.host_step_times_s);
+    if (merged.page_faults && cell.page_faults) {
+      elementwise_max(merged.page_faults->minor, cell.page_faults->minor);
+      elementwise_max(merged.page_faults->major, cell.page_faults->major);
+    }
     if (cell.data_parallel) elementwise_max(parallel.allreduce_times_s, cell.data_parallel->allreduce_times_s);
     for (std::size_t i = 0; i < loss_sum.size(); ++i) loss_sum[i] += cell.losses[i];
     parallel.rank_median_step_time_s.push_back(reports::median(cell.step_times_s));

@@ -55,6 +55,13 @@ void append_replicate(const reports::CellResult& later, std::size_t replicate, r
   joined.host_step_times_s.insert(joined.host_step_times_s.end(), later.host_step_times_s.begin(),
                                   later.host_step_times_s.end());
   if (joined.rounds && later.rounds) append_rounds(*later.rounds, *joined.rounds);
+  if (joined.page_faults && later.page_faults) {
+    auto& faults = *joined.page_faults;
+    faults.minor.insert(faults.minor.end(), later.page_faults->minor.begin(), later.page_faults->minor.end());
+    faults.major.insert(faults.major.end(), later.page_faults->major.begin(), later.page_faults->major.end());
+  } else {
+    joined.page_faults.reset();  // a replicate without counts: no per-step figure for the cell
+  }
   if (joined.data_parallel && later.data_parallel) {
     append_data_parallel(*later.data_parallel, replicate, *joined.data_parallel);
   }

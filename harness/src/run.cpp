@@ -22,6 +22,7 @@
 #include "ampbench/workloads/preset.h"
 #include "ampbench/workloads/registry.h"
 #include "rank_groups.h"
+#include "worker_allocator.h"
 #include "worker_process.h"
 
 namespace ampbench::harness {
@@ -91,20 +92,23 @@ std::vector<reports::CellResult> failed_cells(const WorkloadTask& task, const st
   return cells;
 }
 
-// The workload in its own process. If it crashes (a signal of its own: an abort, a segfault), each
-// mode is run again alone, so only the mode that crashes loses its cell; the others are then
-// measured without the rest (their rounds say which modes they were interleaved with).
-std::vector<reports::CellResult> run_isolated(const WorkloadTask& task, const WorkloadProgressSink& sink) {
+// The workload in its own process. If it crashes (a signal of its own: an abort, a segfault, an
+// out-of-memory kill), each mode is run again alone, so only the mode that crashes loses its cell;
+// the others are then measured without the rest (their rounds say which modes they were
+// interleaved with), and `reruns` records it so the report says so.
+std::vector<reports::CellResult> run_isolated(const WorkloadTask& task, const WorkloadProgressSink& sink,
+                                              std::vector<reports::WorkerRerun>& reruns) {
   const auto attempt = [&](const WorkloadTask& part) {
-    const auto outcome =
-        detail::run_in_worker({{"kind", "workload"}, {"task", part}}, worker_timeout_s(part.config, part.modes.size()),
-                              [&](const nlohmann::json& progress) { sink(detail::progress_from_json(progress)); });
+    const auto outcome = detail::run_in_worker(
+        {{"kind", "workload"}, {"task", part}}, part.config.allocator, worker_timeout_s(part.config, part.modes.size()),
+        [&](const nlohmann::json& progress) { sink(detail::progress_from_json(progress)); });
     auto cells = detail::cells_of(outcome);
     if (cells.cells) return std::pair{std::move(*cells.cells), false};
     return std::pair{failed_cells(part, cells.failure), outcome.crashed};
   };
   auto [cells, crashed] = attempt(task);
   if (!crashed || task.modes.size() == 1) return cells;
+  reruns.push_back({task.workload, 1, task.replicate, cells.front().error, task.modes, task.modes});
   cells.clear();
   for (const auto& mode : task.modes) {
     auto alone = task;
@@ -137,7 +141,7 @@ double numerics_timeout_s(const reports::RunConfig& config, const std::vector<re
 std::vector<reports::Numerics> numerics_in_worker(const WorkloadTask& task, double timeout_s,
                                                   const WorkloadProgressSink& sink) {
   const auto outcome =
-      detail::run_in_worker({{"kind", "numerics"}, {"task", task}}, timeout_s,
+      detail::run_in_worker({{"kind", "numerics"}, {"task", task}}, task.config.allocator, timeout_s,
                             [&](const nlohmann::json& progress) { sink(detail::progress_from_json(progress)); });
   std::string failure = outcome.failure;
   if (outcome.result && outcome.result->contains("error")) failure = outcome.result->at("error").get<std::string>();
@@ -168,16 +172,24 @@ double add_numerics(WorkloadTask task, std::vector<reports::CellResult>& cells, 
   return results.empty() ? 0.0 : std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-std::vector<reports::GemmPeak> gemm_peaks(const RunPlan& plan) {
+// The GEMM peaks and the allocator record, which the first worker also reports (with
+// --no-isolate, this process applies the policy itself).
+std::vector<reports::GemmPeak> gemm_peaks(const RunPlan& plan, std::optional<reports::AllocatorRecord>& allocator) {
   const auto& config = plan.config;
-  if (!config.isolate) return measure_gemm_peaks(config.device, config.threads);
+  if (!config.isolate) {
+    allocator = detail::apply_allocator_policy(config.allocator);
+    allocator->page_fault_s = detail::measure_page_fault_s();
+    return measure_gemm_peaks(config.device, config.threads);
+  }
   // In a worker like the cells, so this process never holds a GPU context or its cached memory
   // while the cells run (and a GPU in EXCLUSIVE_PROCESS mode stays usable by them).
   constexpr double kGemmPeakTimeoutS = 300.0;  // it takes about a second; this only catches a hang
-  const auto outcome = detail::run_in_worker(
-      {{"kind", "gemm_peaks"}, {"device", config.device}, {"threads", config.threads}}, kGemmPeakTimeoutS, {});
+  const auto outcome =
+      detail::run_in_worker({{"kind", "gemm_peaks"}, {"device", config.device}, {"threads", config.threads}},
+                            config.allocator, kGemmPeakTimeoutS, {});
   std::string reason = outcome.failure;
   if (outcome.result && outcome.result->contains("gemm_peaks")) {
+    allocator = outcome.result->at("allocator").get<reports::AllocatorRecord>();
     return outcome.result->at("gemm_peaks").get<std::vector<reports::GemmPeak>>();
   }
   if (outcome.result && outcome.result->contains("error")) reason = outcome.result->at("error").get<std::string>();
@@ -195,6 +207,7 @@ std::vector<reports::GemmPeak> gemm_peaks(const RunPlan& plan) {
 // A workload's cells are joined (and announced) after its last replicate; they are returned in
 // workload order, each workload's one-rank cells before its group's.
 std::vector<reports::CellResult> run_workloads(const RunPlan& plan, detail::RankGroups* groups,
+                                               std::vector<reports::WorkerRerun>& reruns,
                                                const std::function<void(RunEvent)>& notify) {
   const auto& workloads = plan.config.workloads;
   struct Turns {
@@ -231,7 +244,7 @@ std::vector<reports::CellResult> run_workloads(const RunPlan& plan, detail::Rank
         if (kind == 1) {
           turn.replicates.push_back(groups->run(turn.task, sink));
         } else {
-          turn.replicates.push_back(plan.config.isolate ? run_isolated(turn.task, sink)
+          turn.replicates.push_back(plan.config.isolate ? run_isolated(turn.task, sink, reruns)
                                                         : run_workload(turn.task, sink));
         }
         if (replicate == 0) keep_for_later_replicates(turn.replicates.front(), turn.task);
@@ -262,6 +275,18 @@ std::vector<reports::CellResult> run_workloads(const RunPlan& plan, detail::Rank
   for (auto& workload_cells : joined)
     std::move(workload_cells.begin(), workload_cells.end(), std::back_inserter(cells));
   return cells;
+}
+
+// A preloaded policy must be installed; without isolation this process itself must already run
+// under the policy's malloc (nothing can preload it now).
+void require_allocator(const reports::RunConfig& config) {
+  (void)detail::allocator_library_path(config.allocator);
+  if (config.isolate) return;
+  try {
+    (void)detail::apply_allocator_policy(config.allocator);
+  } catch (const std::runtime_error& error) {
+    throw SettingError(error.what());
+  }
 }
 
 // NCCL's ranks each own a GPU: rank r (or LOCAL_RANK under torchrun) trains on cuda:r.
@@ -331,6 +356,7 @@ RunPlan plan_run(reports::RunConfig config) {
                        "isolate must stay on");
   }
   require_gpu_per_rank(plan);
+  require_allocator(plan.config);
   const char* local_world = std::getenv("LOCAL_WORLD_SIZE");
   share_threads(plan, plan.torchrun ? (local_world != nullptr ? std::atoll(local_world) : 1) : plan.config.ranks);
   if (plan.config.threads > 0) plan.environment.threads = plan.config.threads;
@@ -357,13 +383,13 @@ reports::Report run(const RunPlan& plan, const RunObserver& observe) {
   started.kind = RunEvent::Kind::kGemmPeakStarted;
   notify(started);
   const auto start = std::chrono::steady_clock::now();
-  report.environment.gemm_peaks = gemm_peaks(plan);
+  report.environment.gemm_peaks = gemm_peaks(plan, report.environment.allocator);
   RunEvent measured;
   measured.kind = RunEvent::Kind::kGemmPeakMeasured;
   measured.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   notify(measured);
 
-  report.cells = run_workloads(plan, groups ? &*groups : nullptr, notify);
+  report.cells = run_workloads(plan, groups ? &*groups : nullptr, report.reruns, notify);
   if (groups) groups->finish();
   relate_to_fp32(report);
   reports::fill_fractions_of_peak(report);

@@ -16,6 +16,7 @@
 #include "ampbench/harness/gemm_peak.h"
 #include "ampbench/harness/numerics_pass.h"
 #include "ampbench/reports/report_json.h"
+#include "worker_allocator.h"
 #include "worker_process.h"
 
 namespace ampbench::harness {
@@ -30,10 +31,22 @@ nlohmann::json progress_json(const WorkloadProgress& progress) {
           {"planned_steps", progress.planned_steps}};
 }
 
+// Before anything is measured, this process runs under the policy the parent started it for.
+reports::AllocatorRecord apply_allocator(const nlohmann::json& task) {
+  const auto name = task.at(detail::kWorkerAllocatorKey).get<std::string>();
+  const auto policy = reports::parse_allocator_policy(name);
+  if (!policy) throw std::runtime_error("the worker's task names an unknown allocator '" + name + "'");
+  return detail::apply_allocator_policy(*policy);
+}
+
 nlohmann::json run_task(const nlohmann::json& task, const WorkerTaskInspector& inspect) {
+  auto allocator = apply_allocator(task);
   const auto kind = task.at("kind").get<std::string>();
   if (kind == "gemm_peaks") {
-    return {{"gemm_peaks", measure_gemm_peaks(task.at("device").get<std::string>(), task.at("threads").get<int>())}};
+    // The run's first worker also reports what the policy found, for the report's environment.
+    allocator.page_fault_s = detail::measure_page_fault_s();
+    return {{"gemm_peaks", measure_gemm_peaks(task.at("device").get<std::string>(), task.at("threads").get<int>())},
+            {"allocator", allocator}};
   }
   auto workload = task.at("task").get<WorkloadTask>();
   if (inspect) inspect(workload);

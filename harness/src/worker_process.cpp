@@ -21,6 +21,7 @@
 
 #include "ampbench/harness/worker.h"
 #include "ampbench/reports/report_json.h"
+#include "worker_allocator.h"
 
 extern char** environ;
 
@@ -118,7 +119,13 @@ class StderrPump {
   std::string pending_;
 };
 
-pid_t spawn_worker(const Pipe& task, const Pipe& result, const Pipe& errors) {
+std::vector<std::string> this_environment() {
+  std::vector<std::string> entries;
+  for (char** entry = environ; *entry != nullptr; ++entry) entries.emplace_back(*entry);
+  return entries;
+}
+
+pid_t spawn_worker(const Pipe& task, const Pipe& result, const Pipe& errors, const std::vector<std::string>& env) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, task.read_end(), STDIN_FILENO);
@@ -126,8 +133,11 @@ pid_t spawn_worker(const Pipe& task, const Pipe& result, const Pipe& errors) {
   posix_spawn_file_actions_adddup2(&actions, errors.write_end(), STDERR_FILENO);
   const std::string executable = std::filesystem::read_symlink("/proc/self/exe").string();
   std::vector<char*> argv{const_cast<char*>(executable.c_str()), const_cast<char*>(kWorkerCommand), nullptr};
+  std::vector<char*> envp;
+  for (const auto& entry : env) envp.push_back(const_cast<char*>(entry.c_str()));
+  envp.push_back(nullptr);
   pid_t pid = 0;
-  const int error = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  const int error = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   if (error != 0) throw std::runtime_error(std::string("cannot start the cell process: ") + strerror(error));
   return pid;
@@ -280,15 +290,16 @@ reports::CellResult failed_cell(const WorkloadTask& task, const std::string& mod
 
 void emit_progress(const nlohmann::json& progress) { std::cerr << kProgressPrefix << progress.dump() << std::endl; }
 
-WorkerOutcome run_in_worker(const nlohmann::json& task, double timeout_s,
+WorkerOutcome run_in_worker(const nlohmann::json& task, reports::AllocatorPolicy allocator, double timeout_s,
                             const std::function<void(const nlohmann::json&)>& on_progress) {
-  return run_in_worker_group({task}, timeout_s, 0.0, on_progress).front();
+  return run_in_worker_group({task}, allocator, timeout_s, 0.0, on_progress).front();
 }
 
-std::vector<WorkerOutcome> run_in_worker_group(const std::vector<nlohmann::json>& tasks, double timeout_s,
-                                               double straggler_s,
+std::vector<WorkerOutcome> run_in_worker_group(const std::vector<nlohmann::json>& tasks,
+                                               reports::AllocatorPolicy allocator, double timeout_s, double straggler_s,
                                                const std::function<void(const nlohmann::json&)>& on_progress) {
   const std::function<void(const nlohmann::json&)> no_progress;
+  std::vector<std::string> env;
   std::vector<Running> workers(tasks.size());
   std::vector<WorkerOutcome> outcomes(tasks.size());
   std::vector<std::unique_ptr<Pipe>> pipes;  // kept open until every worker is collected
@@ -298,12 +309,15 @@ std::vector<WorkerOutcome> run_in_worker_group(const std::vector<nlohmann::json>
     auto& result_pipe = *pipes.emplace_back(std::make_unique<Pipe>());
     auto& error_pipe = *pipes.emplace_back(std::make_unique<Pipe>());
     try {
-      workers[i].pid = spawn_worker(task_pipe, result_pipe, error_pipe);
+      if (env.empty()) env = worker_environment(allocator, this_environment());
+      workers[i].pid = spawn_worker(task_pipe, result_pipe, error_pipe, env);
       task_pipe.close_read();
       result_pipe.close_write();
       error_pipe.close_write();
       // Small enough for the pipe's buffer, and the child reads it whole before anything else.
-      write_all(task_pipe.write_end(), tasks[i].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+      auto task = tasks[i];
+      task[kWorkerAllocatorKey] = std::string(reports::to_string(allocator));  // the worker applies what it runs under
+      write_all(task_pipe.write_end(), task.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
       task_pipe.close_write();
       workers[i].stderr_fd = error_pipe.read_end();
       workers[i].result_fd = result_pipe.read_end();

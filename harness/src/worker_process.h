@@ -20,8 +20,13 @@ struct WorkerOutcome {
   bool crashed = false;                  // ended by a signal of its own (not our watchdog's kill)
 };
 
+// The key of every task object that names the allocator policy the worker runs under: the parent
+// starts it with the policy's environment and the worker applies and checks it (worker_allocator.h).
+inline constexpr const char* kWorkerAllocatorKey = "allocator";
+
 // Never throws for a failing worker. on_progress gets each progress object the worker printed.
-[[nodiscard]] WorkerOutcome run_in_worker(const nlohmann::json& task, double timeout_s,
+[[nodiscard]] WorkerOutcome run_in_worker(const nlohmann::json& task, reports::AllocatorPolicy allocator,
+                                          double timeout_s,
                                           const std::function<void(const nlohmann::json&)>& on_progress);
 
 // Several workers at once that depend on each other (the ranks of a data-parallel group): one that
@@ -29,7 +34,7 @@ struct WorkerOutcome {
 // once any has ended, the others get `straggler_s` more before they are killed. Progress comes
 // from the first worker only. Outcomes in the order of `tasks`.
 [[nodiscard]] std::vector<WorkerOutcome> run_in_worker_group(
-    const std::vector<nlohmann::json>& tasks, double timeout_s, double straggler_s,
+    const std::vector<nlohmann::json>& tasks, reports::AllocatorPolicy allocator, double timeout_s, double straggler_s,
     const std::function<void(const nlohmann::json&)>& on_progress);
 
 // Child side: one progress object as a line on stderr.

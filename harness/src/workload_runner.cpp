@@ -167,6 +167,7 @@ void fill_timed(const detail::RoundsOutcome& outcome, const detail::SessionTimes
                 const std::vector<std::string>& interleaved_modes, std::int64_t replicate, ModeSlot& slot) {
   auto& cell = slot.cell;
   cell.step_times_s = times.step_s;
+  cell.page_faults = reports::PageFaults{times.faults.minor, times.faults.major};
   cell.host_step_times_s = times.host_step_s;
   cell.losses = slot.session->losses();
   cell.grad_norms = slot.session->grad_norms();

@@ -165,12 +165,13 @@ CellCheck check_cell(const CellComparison& cell, const CheckOptions& options) {
     const bool failed_now = cell.note.rfind("failed in current", 0) == 0;
     check.verdict = failed_now ? "regressed" : "not compared";
     check.reasons.push_back(cell.note);
-    return check;
+  } else {
+    check_step_time(cell, options, check);
+    check_memory(cell, options, check);
+    check_divergence(cell, options, check);
+    check_grad_norm(cell, check);
   }
-  check_step_time(cell, options, check);
-  check_memory(cell, options, check);
-  check_divergence(cell, options, check);
-  check_grad_norm(cell, check);
+  for (const auto& rerun : cell.reruns) check.reasons.push_back("figures include a rerun (" + rerun + ")");
   return check;
 }
 

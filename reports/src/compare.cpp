@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 namespace ampbench::reports {
 namespace {
@@ -83,6 +84,17 @@ std::string CellKey::label() const {
 
 CellKey key_of(const CellResult& cell) { return {cell.workload, cell.mode, cell.device, cell.preset, cell.ranks}; }
 
+namespace {
+
+std::string rerun_text(const std::string& run, const WorkerRerun& rerun) {
+  std::string modes;
+  for (const auto& mode : rerun.modes) modes += (modes.empty() ? "" : ", ") + mode;
+  return run + ": worker " + std::to_string(rerun.replicate + 1) + " (" + modes + " together) ended: " + rerun.reason +
+         "; its modes ran again alone";
+}
+
+}  // namespace
+
 ReportComparison compare_reports(const Report& base, const Report& current) {
   std::map<CellKey, const CellResult*> base_cells;
   for (const auto& cell : base.cells) base_cells.emplace(key_of(cell), &cell);
@@ -101,6 +113,10 @@ ReportComparison compare_reports(const Report& base, const Report& current) {
     result.comparable = result.note.empty();
     if (result.comparable) compare_times(*found->second, cell, result);
     compare_memory_and_divergence(*found->second, cell, result);
+    for (const auto& [run, report, compared] :
+         {std::tuple{"baseline", &base, found->second}, {"current", &current, &cell}}) {
+      for (const auto* rerun : reruns_of(*report, *compared)) result.reruns.push_back(rerun_text(run, *rerun));
+    }
     comparison.cells.push_back(std::move(result));
   }
   for (const auto& cell : base.cells) {

@@ -31,6 +31,18 @@ void to_json(nlohmann::json& out, const GemmPeak& peak) {
 
 void from_json(const nlohmann::json& in, GemmPeak& peak) { peak = detail::read_gemm_peak(in, ""); }
 
+void to_json(nlohmann::json& out, const AllocatorRecord& allocator) {
+  out = {{"policy", allocator.policy},
+         {"library", allocator.library},
+         {"version", allocator.version},
+         {"settings", allocator.settings},
+         {"page_fault_s", detail::json_number(allocator.page_fault_s)}};
+}
+
+void from_json(const nlohmann::json& in, AllocatorRecord& allocator) {
+  allocator = detail::read_allocator_record(in, "");
+}
+
 void to_json(nlohmann::json& out, const Environment& environment) {
   out = {{"ampbench_version", environment.ampbench_version},
          {"git_revision", environment.git_revision},
@@ -49,6 +61,7 @@ void to_json(nlohmann::json& out, const Environment& environment) {
          {"devices", environment.devices},
          {"gemm_peaks", environment.gemm_peaks},
          {"gpu_verification", environment.gpu_verification}};
+  if (environment.allocator) out["allocator"] = *environment.allocator;
 }
 
 void from_json(const nlohmann::json& in, Environment& environment) { environment = detail::read_environment(in, ""); }

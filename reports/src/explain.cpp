@@ -5,6 +5,7 @@
 #include <map>
 
 #include "ampbench/reports/compare.h"
+#include "explain_page_faults.h"
 #include "format.h"
 
 namespace ampbench::reports {
@@ -288,6 +289,7 @@ std::vector<Finding> explain(const Report& report) {
       add(out, cell, "unavailable", "Not explained: " + detail::joined(missing, "; ") + ".", {});
     }
   }
+  detail::page_fault_findings(report, out);
   return out;
 }
 

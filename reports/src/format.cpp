@@ -35,6 +35,13 @@ std::string format_fixed(double value, int decimals) {
   return buffer.data();
 }
 
+std::string format_count(double count) {
+  if (!std::isfinite(count)) return "n/a";
+  if (count < 1000.0) return format_fixed(count, count < 10.0 && count != std::floor(count) ? 1 : 0);
+  if (count < 1e6) return format_fixed(count / 1e3, 1) + "k";
+  return format_fixed(count / 1e6, 1) + "M";
+}
+
 std::string format_general(double value) {
   if (!std::isfinite(value)) return "n/a";
   std::array<char, 64> buffer{};

@@ -38,6 +38,8 @@ namespace ampbench::reports::detail {
 [[nodiscard]] std::string format_bytes(std::int64_t bytes);
 // 1.712e11 -> "171.2 GFLOP/s": four significant digits in FLOP/s, kFLOP/s ... PFLOP/s.
 [[nodiscard]] std::string format_flop_rate(double flops_per_s);
+// A count as people read it: 12 -> "12", 6512.4 -> "6.5k", 1.2e6 -> "1.2M".
+[[nodiscard]] std::string format_count(double count);
 // "%g": 0.01 -> "0.01", 1e-06 -> "1e-06".
 [[nodiscard]] std::string format_general(double value);
 // "%.*f" without the locale surprises of iostreams; "n/a" when not finite.

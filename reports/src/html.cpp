@@ -118,7 +118,8 @@ std::string render_html(const Report& report) {
                      peaks_paragraph(report.environment) + detail::html_render_status() + "<h2>Summary</h2>\n" +
                      summary_table(report);
   for (const auto& note :
-       {detail::failed_cells_note(report), detail::gpu_verification_note(report), detail::counted_flops_note(report)}) {
+       {detail::failed_cells_note(report), detail::reruns_note(report), detail::allocator_note(report.environment),
+        detail::gpu_verification_note(report), detail::counted_flops_note(report)}) {
     if (!note.empty()) page += "<p class=\"note\">" + detail::html_escaped(note) + "</p>\n";
   }
   page += data_parallel_section(report) + why_section(report);

@@ -148,6 +148,8 @@ std::string render_markdown(const Report& report) {
   std::string out = "## ampbench report\n\n" + detail::markdown_cell(detail::machine_line(report)) + "\n\n" +
                     gemm_peaks(report.environment) + summary_table(report);
   if (const auto note = detail::failed_cells_note(report); !note.empty()) out += "\n" + note + "\n";
+  if (const auto note = detail::reruns_note(report); !note.empty()) out += "\n" + note + "\n";
+  if (const auto note = detail::allocator_note(report.environment); !note.empty()) out += "\n" + note + "\n";
   if (const auto note = detail::gpu_verification_note(report); !note.empty()) out += "\n" + note + "\n";
   if (const auto note = detail::counted_flops_note(report); !note.empty()) out += "\n" + note + "\n";
   const auto why = render_why_markdown(report.explanation);

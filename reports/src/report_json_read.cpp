@@ -414,6 +414,48 @@ DataParallel read_data_parallel(const json& in, const std::string& path) {
   return value;
 }
 
+PageFaults read_page_faults(const json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  PageFaults value;
+  const auto counts = [&](std::string_view key) {
+    return read_array<std::int64_t>(
+        fields.required(key), fields.path_of(key),
+        [](const json& count, const std::string& at) { return read_integer_in(count, at, 0, kMaxInt64); },
+        kMaxStepSamplesPerCell);
+  };
+  value.minor = counts("minor");
+  value.major = counts("major");
+  fields.finish();
+  return value;
+}
+
+// One count per timed step, like the step times they were read around.
+void require_page_faults_fit(const CellResult& value, const std::string& path) {
+  if (!value.page_faults || value.status != CellStatus::kOk) return;
+  const std::string at = (path.empty() ? "" : path + ".") + "page_faults.";
+  for (const auto& [key, counts] :
+       {std::pair{"minor", &value.page_faults->minor}, {"major", &value.page_faults->major}}) {
+    if (counts->size() != value.step_times_s.size()) {
+      fail_at(at + key, std::to_string(counts->size()) + " values for " + std::to_string(value.step_times_s.size()) +
+                            " timed steps");
+    }
+  }
+}
+
+WorkerRerun read_rerun(const json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  WorkerRerun value;
+  value.workload = fields.text("workload");
+  value.ranks = fields.integer_in("ranks", 1, kMaxRanks);
+  value.replicate = fields.integer_in("replicate", 0, kMaxReplicates - 1);
+  value.reason = fields.text("reason");
+  value.modes = read_array<std::string>(fields.required("modes"), fields.path_of("modes"), read_string);
+  value.rerun_modes =
+      read_array<std::string>(fields.required("rerun_modes"), fields.path_of("rerun_modes"), read_string);
+  fields.finish();
+  return value;
+}
+
 Finding read_finding(const json& in, const std::string& path) {
   ObjectReader fields(in, path);
   Finding value;
@@ -466,9 +508,13 @@ CellResult read_cell(const json& in, const std::string& path, ReportVersion vers
   value.breakdown = optional_object("breakdown", read_breakdown);  // absent in older reports
   if (version != ReportVersion::kBeforeRanks)
     value.data_parallel = optional_object("data_parallel", read_data_parallel);
+  if (const auto* faults = fields.optional("page_faults")) {  // absent in older reports
+    value.page_faults = read_page_faults(*faults, fields.path_of("page_faults"));
+  }
   fields.finish();
   require_judgeable(value, path);
   require_data_parallel_fits(value, path);
+  require_page_faults_fit(value, path);
   return value;
 }
 

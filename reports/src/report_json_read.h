@@ -29,6 +29,7 @@ enum class ReportVersion { kBeforeRanks, kCurrent };
 // Also checks that the rounds agree with the cell's steps: one round index per timed step, every
 // round holding steps, per-round values positive.
 [[nodiscard]] Finding read_finding(const nlohmann::json& in, const std::string& path);
+[[nodiscard]] WorkerRerun read_rerun(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] Rounds read_rounds(const nlohmann::json& in, const std::string& path, std::size_t timed_steps);
 [[nodiscard]] DataParallel read_data_parallel(const nlohmann::json& in, const std::string& path);
 // Also checks that data_parallel sits on a cell of 2 or more ranks and, when the cell ran, has one
@@ -37,6 +38,7 @@ enum class ReportVersion { kBeforeRanks, kCurrent };
                                    ReportVersion version = ReportVersion::kCurrent);
 [[nodiscard]] DeviceInfo read_device_info(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] GemmPeak read_gemm_peak(const nlohmann::json& in, const std::string& path);
+[[nodiscard]] AllocatorRecord read_allocator_record(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] Environment read_environment(const nlohmann::json& in, const std::string& path);
 
 }  // namespace ampbench::reports::detail

@@ -166,6 +166,13 @@ void to_json(nlohmann::json& out, const Finding& value) {
   out = {{"id", value.id}, {"cell", value.cell}, {"sentence", value.sentence}, {"evidence", evidence}};
 }
 
+void to_json(nlohmann::json& out, const PageFaults& value) { out = {{"minor", value.minor}, {"major", value.major}}; }
+
+void to_json(nlohmann::json& out, const WorkerRerun& value) {
+  out = {{"workload", value.workload}, {"ranks", value.ranks}, {"replicate", value.replicate},
+         {"reason", value.reason},     {"modes", value.modes}, {"rerun_modes", value.rerun_modes}};
+}
+
 void to_json(nlohmann::json& out, const CellResult& value) {
   out = {{"workload", value.workload},
          {"mode", value.mode},
@@ -191,17 +198,15 @@ void to_json(nlohmann::json& out, const CellResult& value) {
          {"speedup_vs_fp32", optional(value.speedup_vs_fp32)},
          {"memory_ratio_vs_fp32", optional(value.memory_ratio_vs_fp32)},
          {"breakdown", optional(value.breakdown)},
-         {"data_parallel", optional(value.data_parallel)}};
+         {"data_parallel", optional(value.data_parallel)},
+         {"page_faults", optional(value.page_faults)}};
 }
 
 void to_json(nlohmann::json& out, const RunConfig& value) { out = run_config_to_json(value); }
 
 void to_json(nlohmann::json& out, const Report& value) {
-  out = {{"schema", value.schema},
-         {"environment", value.environment},
-         {"config", value.config},
-         {"cells", value.cells},
-         {"explanation", value.explanation}};
+  out = {{"schema", value.schema}, {"environment", value.environment}, {"config", value.config},
+         {"cells", value.cells},   {"explanation", value.explanation}, {"reruns", value.reruns}};
 }
 
 }  // namespace ampbench::reports

@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "ampbench/reports/allocator_policy.h"
 #include "ampbench/reports/compare.h"
 #include "ampbench/reports/report_json.h"
 #include "json_reader.h"
@@ -42,6 +43,22 @@ GemmPeak read_gemm_peak(const nlohmann::json& in, const std::string& path) {
   return value;
 }
 
+AllocatorRecord read_allocator_record(const nlohmann::json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  AllocatorRecord value;
+  value.policy = fields.text("policy");
+  if (!parse_allocator_policy(value.policy)) {
+    fail_at(fields.path_of("policy"), "'" + value.policy + "' is not " + allocator_policy_names());
+  }
+  value.library = fields.text("library");
+  value.version = fields.text("version");
+  value.settings = fields.text("settings");
+  value.page_fault_s = read_finite_number(fields.required("page_fault_s"), fields.path_of("page_fault_s"));
+  if (value.page_fault_s < 0.0) fail_at(fields.path_of("page_fault_s"), "must not be negative");
+  fields.finish();
+  return value;
+}
+
 Environment read_environment(const nlohmann::json& in, const std::string& path) {
   ObjectReader fields(in, path);
   Environment value;
@@ -74,6 +91,10 @@ Environment read_environment(const nlohmann::json& in, const std::string& path) 
   }
   if (const auto* note = fields.optional("gpu_verification")) {
     value.gpu_verification = read_string(*note, fields.path_of("gpu_verification"));
+  }
+  // Reports written before the allocator was a setting have no record.
+  if (const auto* allocator = fields.optional("allocator")) {
+    value.allocator = read_allocator_record(*allocator, fields.path_of("allocator"));
   }
   fields.finish();
   return value;
@@ -141,6 +162,9 @@ Report parse_report(const nlohmann::json& in) {
   // Reports written before `explain` have no findings.
   if (const auto* explanation = fields.optional("explanation")) {
     report.explanation = detail::read_array<Finding>(*explanation, "explanation", detail::read_finding);
+  }
+  if (const auto* reruns = fields.optional("reruns")) {  // absent in older reports
+    report.reruns = detail::read_array<WorkerRerun>(*reruns, "reruns", detail::read_rerun);
   }
   fields.finish();
   detail::require_unique_cells(report.cells);

@@ -151,6 +151,21 @@ struct Codec<std::optional<std::int64_t>> {
   static std::string show(const std::optional<std::int64_t>& value) { return value ? std::to_string(*value) : ""; }
 };
 
+template <>
+struct Codec<AllocatorPolicy> {
+  static json write(AllocatorPolicy value) { return std::string(to_string(value)); }
+  static AllocatorPolicy read(const json& value) {
+    if (!value.is_string()) expected(allocator_policy_names(), value);
+    return parse(value.get<std::string>());
+  }
+  static AllocatorPolicy parse(const std::string& text) {
+    const auto policy = parse_allocator_policy(text);
+    if (!policy) throw SettingError("'" + text + "' is not " + allocator_policy_names());
+    return *policy;
+  }
+  static std::string show(AllocatorPolicy value) { return std::string(to_string(value)); }
+};
+
 template <typename T>
 RunConfigField field(T RunConfig::*member, std::string key, std::string flag, std::string help,
                      std::string file_key = "", bool optional_on_read = false) {
@@ -185,6 +200,16 @@ void require_positive(std::int64_t value, std::int64_t high, const std::string& 
 void require_distinct(const std::vector<std::string>& names, const std::string& flag) {
   std::set<std::string> seen;
   for (const auto& name : names) require(seen.insert(name).second, flag + ": '" + name + "' is listed twice");
+}
+
+// Reports from before the setting ran under glibc's defaults, not under today's default.
+RunConfigField allocator_field() {
+  auto out = field(&RunConfig::allocator, "allocator", "--allocator",
+                   "The malloc of every worker process: glibc (its defaults), glibc-fixed (freed memory kept in the "
+                   "process), jemalloc or tcmalloc (preloaded; Debian's libjemalloc2, libtcmalloc-minimal4)",
+                   "", true);
+  out.value_when_absent = std::string(to_string(AllocatorPolicy::kGlibc));
+  return out;
 }
 
 }  // namespace
@@ -235,6 +260,7 @@ const std::vector<RunConfigField>& run_config_fields() {
       field(&RunConfig::rank_timeout_s, "rank_timeout_s", "--rank-timeout",
             "With --ranks: seconds c10d waits for a rank (rendezvous, each collective) before the cell fails", "",
             true),
+      allocator_field(),
   };
   return fields;
 }
@@ -319,7 +345,10 @@ RunConfig run_config_from_json(const nlohmann::json& in, const std::string& path
   RunConfig config;
   for (const auto& field : run_config_fields()) {
     const json* value = field.optional_on_read ? fields.optional(field.key) : &fields.required(field.key);
-    if (value == nullptr) continue;
+    if (value == nullptr) {
+      if (!field.value_when_absent.empty()) field.parse(config, field.value_when_absent);
+      continue;
+    }
     try {
       field.read(config, *value);
     } catch (const SettingError& error) {

@@ -19,7 +19,24 @@ std::string divergence_text(const std::optional<Divergence>& divergence) {
          " vs floor " + detail::format_small_fraction(divergence->final_floor) + ")";
 }
 
+// The mean minor faults per timed step ("6.5k"), with the major ones when there were any.
+std::string faults_text(const std::optional<PageFaults>& faults) {
+  if (!faults) return kNone;
+  const auto minor = mean_per_step(faults->minor);
+  const auto major = mean_per_step(faults->major);
+  std::string text = format_count(minor);
+  if (major > 0.0) text += " (" + format_count(major) + " major)";
+  return text;
+}
+
 }  // namespace
+
+double mean_per_step(const std::vector<std::int64_t>& counts) {
+  if (counts.empty()) return 0.0;
+  double total = 0.0;
+  for (const auto count : counts) total += static_cast<double>(count);
+  return total / static_cast<double>(counts.size());
+}
 
 bool with_ranks_column(const Report& report) {
   return std::any_of(report.cells.begin(), report.cells.end(), [](const CellResult& cell) { return cell.ranks > 1; });
@@ -46,7 +63,7 @@ std::string cell_name(const CellResult& cell) {
 std::vector<std::string> summary_header(bool with_ranks) {
   auto header = cell_name_header(with_ranks);
   header.insert(header.end(), {"step time (95% CI)", "speedup vs fp32", "% of peak", "peak memory", "memory vs fp32",
-                               "loss divergence", "skipped steps"});
+                               "loss divergence", "skipped steps", "faults/step"});
   return header;
 }
 
@@ -69,6 +86,7 @@ SummaryRow summary_row(const CellResult& cell, bool with_ranks) {
   row.cells.push_back(cell.memory_ratio_vs_fp32 ? format_ratio(cell.memory_ratio_vs_fp32->value) : kNone);
   row.cells.push_back(divergence_text(cell.divergence));
   row.cells.push_back(cell.scaler ? std::to_string(cell.scaler->skipped_steps.size()) : kNone);
+  row.cells.push_back(faults_text(cell.page_faults));
   return row;
 }
 
@@ -110,6 +128,26 @@ std::string counted_flops_note(const Report& report) {
          joined(workloads, ", ") + ".";
 }
 
+std::string allocator_note(const Environment& environment) {
+  if (!environment.allocator) return "";
+  const auto& allocator = *environment.allocator;
+  std::string note = "Allocator: " + allocator.policy + " (" + allocator.version + ", " + allocator.library + "; " +
+                     allocator.settings + ")";
+  if (allocator.page_fault_s > 0.0) note += "; a minor page fault costs " + format_duration(allocator.page_fault_s);
+  return note + ". faults/step: the worker's page faults per timed step, every thread.";
+}
+
+std::string reruns_note(const Report& report) {
+  std::vector<std::string> parts;
+  for (const auto& rerun : report.reruns) {
+    parts.push_back(rerun.workload + (rerun.ranks > 1 ? " on " + std::to_string(rerun.ranks) + " ranks" : "") +
+                    ", worker " + std::to_string(rerun.replicate + 1) + " (" + joined(rerun.modes, ", ") +
+                    " together): " + rerun.reason + "; ran again alone: " + joined(rerun.rerun_modes, ", "));
+  }
+  if (parts.empty()) return "";
+  return "Reruns (these cells mix rounds timed together and alone): " + joined(parts, "; ") + ".";
+}
+
 std::string gpu_verification_note(const Report& report) {
   const bool any_gpu = std::any_of(report.cells.begin(), report.cells.end(),
                                    [](const CellResult& cell) { return cell.device.rfind("cuda", 0) == 0; });
@@ -125,6 +163,7 @@ std::string machine_line(const Report& report) {
   }
   line += " · torch " + env.torch_version;
   if (!env.torch_cuda_version.empty()) line += " (CUDA " + env.torch_cuda_version + ")";
+  if (env.allocator) line += " · allocator " + env.allocator->policy;
   line += " · ampbench " + env.ampbench_version + " (" + env.git_revision + ") · " + env.timestamp_utc;
   if (!report.config.preset.empty()) line += " · preset " + report.config.preset;
   return line;

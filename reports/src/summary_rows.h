@@ -26,7 +26,7 @@ struct SummaryRow {
 [[nodiscard]] std::string cell_name(const CellResult& cell);
 
 // The cell's name columns, then step time (95% CI), speedup vs fp32, % of peak, peak memory,
-// memory vs fp32, divergence vs fp32, skipped steps.
+// memory vs fp32, divergence vs fp32, skipped steps, page faults per step.
 [[nodiscard]] std::vector<std::string> summary_header(bool with_ranks);
 [[nodiscard]] SummaryRow summary_row(const CellResult& cell, bool with_ranks);
 // "171.2 GFLOP/s", or "unavailable: REASON" on one line.
@@ -39,6 +39,13 @@ struct SummaryRow {
 // "FLOPs per step counted by ampbench (3x one forward's matrix products, convolutions and
 // attention; the workload states none): residual_cnn." or empty when every workload stated its own.
 [[nodiscard]] std::string counted_flops_note(const Report& report);
+// "Allocator: glibc-fixed (glibc 2.36, /lib/.../libc.so.6; mallopt ...); a minor page fault costs
+// 250 ns. ...", or empty for reports without the record.
+[[nodiscard]] std::string allocator_note(const Environment& environment);
+// Every worker that died and what ran again in its place, or empty when none did.
+[[nodiscard]] std::string reruns_note(const Report& report);
+// The mean of per-step counts (0 for none).
+[[nodiscard]] double mean_per_step(const std::vector<std::int64_t>& counts);
 // For reports with CUDA cells, the GPU-verification status the run recorded in its environment
 // (README "What has been verified"), as a note. Empty otherwise, and for reports without one.
 [[nodiscard]] std::string gpu_verification_note(const Report& report);

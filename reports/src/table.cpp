@@ -34,6 +34,8 @@ std::string render_table(const Report& report) {
   std::string out = table.render();
   if (const auto peaks = detail::gemm_peaks_note(report.environment); !peaks.empty()) out += peaks + "\n";
   if (const auto note = detail::failed_cells_note(report); !note.empty()) out += note + "\n";
+  if (const auto note = detail::reruns_note(report); !note.empty()) out += note + "\n";
+  if (const auto note = detail::allocator_note(report.environment); !note.empty()) out += note + "\n";
   if (const auto note = detail::gpu_verification_note(report); !note.empty()) out += note + "\n";
   if (const auto note = detail::counted_flops_note(report); !note.empty()) out += note + "\n";
   out += data_parallel_section(report);

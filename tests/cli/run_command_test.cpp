@@ -150,6 +150,23 @@ TEST_F(RunCommand, AnAbortingCellLosesOnlyItself) {
       EXPECT_EQ(cell.status, CellStatus::kOk) << cell.mode << ": " << cell.error << "\nstderr:\n" << result.err;
     }
   }
+  // The first worker died with all three modes in it; they ran again alone, and the report says so.
+  ASSERT_EQ(report.reruns.size(), 1u);
+  const auto& rerun = report.reruns.front();
+  EXPECT_EQ(rerun.workload, "simplenet");
+  EXPECT_EQ(rerun.replicate, 0);
+  EXPECT_EQ(rerun.modes, (std::vector<std::string>{"fp32", "fp16", "bf16"}));
+  EXPECT_EQ(rerun.rerun_modes, rerun.modes);
+  EXPECT_NE(rerun.reason.find("signal 6"), std::string::npos) << rerun.reason;
+  EXPECT_NE(result.out.find("Reruns (these cells mix rounds timed together and alone): simplenet, worker 1"),
+            std::string::npos)
+      << result.out;
+  // check says which cells' figures include it, against a report without one as well as itself.
+  const auto check = run_process({AMPBENCH_CLI, "check", "--baseline", (out() / "report.json").string(), "--current",
+                                  (out() / "report.json").string()});
+  EXPECT_NE(check.out.find("figures include a rerun (current: worker 1 (fp32, fp16, bf16 together) ended"),
+            std::string::npos)
+      << check.out << check.err;
 }
 
 // A workload whose only mode aborts in its first worker is not run again, and its cells keep

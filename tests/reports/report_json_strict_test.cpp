@@ -95,6 +95,15 @@ TEST(StrictJson, AnOkCellNeedsStepTimesAndTheirCount) {
   EXPECT_EQ(json_error(json), "(no error)");  // a failed cell has none
 }
 
+TEST(StrictJson, PageFaultsCountEveryTimedStep) {
+  auto json = sample_json();
+  json["cells"][0]["page_faults"]["minor"].erase(0);
+  EXPECT_EQ(json_error(json), "r.json: cells[0].page_faults.minor: 29 values for 30 timed steps");
+  json = sample_json();
+  json["cells"][0]["page_faults"]["major"][3] = -1;
+  EXPECT_EQ(json_error(json).rfind("r.json: cells[0].page_faults.major[3]: ", 0), 0u) << json_error(json);
+}
+
 TEST(StrictJson, TwoCellsWithOneKeyAreRefused) {
   auto json = sample_json();
   json["cells"].push_back(json["cells"][2]);

@@ -58,6 +58,10 @@ struct CellComparison {
   std::optional<Divergence> current_divergence;
   // current - base window mean relative difference; absent unless both cells have a divergence.
   std::optional<double> divergence_change;
+  // Workers of this cell's workload that died in either run, and what ran again alone in their
+  // place ("current: worker 2 (fp32, bf16 together) ended: ...; ran again alone"): the figures
+  // then include a rerun in another arrangement.
+  std::vector<std::string> reruns;
 };
 
 struct ReportComparison {

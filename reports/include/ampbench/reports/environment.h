@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,17 @@ struct GemmPeak {
   std::string method;               // "at::mm 1024x1024, best of 12 calls, 2 threads"
 };
 
+// The allocator the run's workers ran under, as each of them found it (README "The allocator").
+struct AllocatorRecord {
+  std::string policy;    // the --allocator setting: "glibc", "glibc-fixed", "jemalloc", "tcmalloc"
+  std::string library;   // the shared object malloc resolved to in the workers, e.g. ".../libc.so.6"
+  std::string version;   // that library's own version: "glibc 2.36", "jemalloc 5.3.0-0-g...", "tcmalloc 2.10"
+  std::string settings;  // what the policy set, e.g. "mallopt M_MMAP_THRESHOLD=1073741824, M_TRIM_THRESHOLD=..."
+  // What one minor page fault cost here: a fresh page touched, median over a few thousand (the
+  // explain finding that prices a cell's faults). 0 when not measured.
+  double page_fault_s = 0.0;
+};
+
 struct Environment {
   std::string ampbench_version;
   std::string git_revision;
@@ -51,6 +63,8 @@ struct Environment {
   std::string cuda_status;           // "available" or why no GPU can be used
   std::vector<DeviceInfo> devices;   // the CPU first, then every visible GPU
   std::vector<GemmPeak> gemm_peaks;  // empty when none was measured (`ampbench env`, older reports)
+  // Absent in older reports (they ran under glibc's defaults) and in `ampbench env`.
+  std::optional<AllocatorRecord> allocator;
   // How far the GPU measurement paths of the ampbench that wrote the report have been verified on a
   // real GPU, written by a run on a GPU (which knows its own version); empty otherwise and in older
   // reports, which then render without a note.
@@ -61,6 +75,8 @@ void to_json(nlohmann::json& out, const DeviceInfo& device);
 void from_json(const nlohmann::json& in, DeviceInfo& device);
 void to_json(nlohmann::json& out, const GemmPeak& peak);
 void from_json(const nlohmann::json& in, GemmPeak& peak);
+void to_json(nlohmann::json& out, const AllocatorRecord& allocator);
+void from_json(const nlohmann::json& in, AllocatorRecord& allocator);
 void to_json(nlohmann::json& out, const Environment& environment);
 void from_json(const nlohmann::json& in, Environment& environment);
 

@@ -14,6 +14,8 @@
 // - host-bound: a CUDA cell whose host time per step is close to its step time;
 // - unaligned-shapes: a CUDA cell whose low-precision matrix products spend more than 5% of their
 //   time in ops with dimensions that are not multiples of 8 (tensor cores cannot take them);
+// - page-faults: any cell whose minor page faults per step, at the fault cost the run measured,
+//   reach 3% of its step (explain_page_faults.h);
 // - unavailable: an AMP cell the rules above could say nothing about, and why.
 #pragma once
 

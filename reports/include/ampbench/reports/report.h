@@ -227,6 +227,14 @@ struct DataParallel {
   bool inf_checks_agreed = true;
 };
 
+// The page faults the cell's worker process took during each timed step: getrusage around the step,
+// read outside its timer, every thread of the process. A minor fault maps a page the process had
+// handed back (the allocator's policy decides how often); a major one also reads from disk.
+struct PageFaults {
+  std::vector<std::int64_t> minor;  // per timed step, in step_times_s order
+  std::vector<std::int64_t> major;
+};
+
 struct CellResult {
   std::string workload;
   std::string mode;
@@ -261,6 +269,18 @@ struct CellResult {
   std::optional<Ratio> memory_ratio_vs_fp32;  // this peak / FP32 peak (no interval: one value each)
   std::optional<TimeBreakdown> breakdown;     // absent in later replicates, failed cells, older reports
   std::optional<DataParallel> data_parallel;  // cells of more than one rank
+  std::optional<PageFaults> page_faults;      // absent in older reports; most of any rank per step on several
+};
+
+// A worker that died of a signal of its own (a crash, an out-of-memory kill) while timing a
+// workload's modes together, and what ran in its place: the run is never silently rearranged.
+struct WorkerRerun {
+  std::string workload;
+  std::int64_t ranks = 1;
+  std::int64_t replicate = 0;            // which of the workload's worker processes (0-based)
+  std::string reason;                    // how it ended: "cell process killed by signal 9 (Killed); ..."
+  std::vector<std::string> modes;        // the modes it was timing together
+  std::vector<std::string> rerun_modes;  // each ran again alone, in a worker of its own
 };
 
 // One reason a cell's speedup is what it is, with the figures it rests on (reports/explain.h).
@@ -277,6 +297,11 @@ struct Report {
   RunConfig config;
   std::vector<CellResult> cells;
   std::vector<Finding> explanation;  // why AMP paid or not (reports/explain.h); empty in older reports
+  std::vector<WorkerRerun> reruns;   // empty when every worker ended by itself (and in older reports)
 };
+
+// The reruns that replaced a worker timing this cell's workload on its ranks: its figures then mix
+// modes timed together with modes timed alone.
+[[nodiscard]] std::vector<const WorkerRerun*> reruns_of(const Report& report, const CellResult& cell);
 
 }  // namespace ampbench::reports

@@ -53,6 +53,8 @@ void to_json(nlohmann::json& out, const Rounds& value);
 void to_json(nlohmann::json& out, const TimeBreakdown& value);
 void to_json(nlohmann::json& out, const DataParallel& value);
 void to_json(nlohmann::json& out, const Finding& value);
+void to_json(nlohmann::json& out, const PageFaults& value);
+void to_json(nlohmann::json& out, const WorkerRerun& value);
 void to_json(nlohmann::json& out, const CellResult& value);
 void to_json(nlohmann::json& out, const RunConfig& value);
 void to_json(nlohmann::json& out, const Report& value);

@@ -14,6 +14,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "ampbench/reports/allocator_policy.h"
+
 namespace ampbench::reports {
 
 // A setting that is out of range, of the wrong type or unparseable. The message names the flag
@@ -55,6 +57,9 @@ struct RunConfig {
   std::int64_t ranks = 1;
   std::string grad_compression = "none";  // the gradients' all-reduce: "none", "fp16" or "bf16" compressed
   double rank_timeout_s = 60.0;           // c10d's timeout: rendezvous, and a collective that a dead rank stalls
+  // The malloc every worker process runs under (README "The allocator"): glibc-fixed by default,
+  // the policy whose step times did not depend on what shared the process (docs/performance.md).
+  AllocatorPolicy allocator = AllocatorPolicy::kGlibcFixed;
 };
 
 // Upper bounds that keep a typo from costing hours or gigabytes (README "Failure behaviour").
@@ -74,6 +79,8 @@ struct RunConfigField {
   std::string flag;               // "--steps"
   std::string help;               // without the default, which --help appends from RunConfig{}
   bool optional_on_read = false;  // may be absent from a report (older ones lack it): the default then
+  // What an older report that lacks the key ran with, as flag text, when that is not the default.
+  std::string value_when_absent;
   std::function<nlohmann::json(const RunConfig&)> write;
   // Throws SettingError with what was expected ("an integer", ...), naming nothing: callers add
   // the culprit, since a file and a flag name it differently.

@@ -40,9 +40,17 @@ class StepTimer {
   std::optional<DeviceStepTimer> device_timer_;
 };
 
-// One timed step of a mode exactly as the rounds run it: the memory ledger around the step, the
-// timer inside. bench/harness_overhead_benchmark times this against a bare step.
-void timed_step(ModeSession& session, TensorMemoryProbe& memory, StepTimer& timer, std::vector<double>& host_seconds);
+// The process's page faults during each timed step, read around the step outside its timer.
+struct StepFaults {
+  std::vector<std::int64_t> minor;
+  std::vector<std::int64_t> major;
+};
+
+// One timed step of a mode exactly as the rounds run it: the page-fault counters and the memory
+// ledger around the step, the timer inside. bench/harness_overhead_benchmark times this against a
+// bare step.
+void timed_step(ModeSession& session, TensorMemoryProbe& memory, StepTimer& timer, std::vector<double>& host_seconds,
+                StepFaults& faults);
 
 struct RoundRules {
   std::int64_t min_steps = 1;   // per mode, before the precision target may stop
@@ -74,6 +82,7 @@ struct SessionTimes {
   std::vector<double> host_step_s;  // host time per step (GPUs only)
   std::vector<std::int64_t> step_round;
   std::vector<double> round_median_s;
+  StepFaults faults;  // per timed step, in step_s order
   std::string error;  // set when a step threw: the session left the rotation then
 };
 
