@@ -127,13 +127,14 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--binary", default=os.path.join(ROOT, "build/default/bench/ampbench"))
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--device", default="auto", help="passed to ampbench run; the Python loop runs on the CPU")
     parser.add_argument("--preset", default="default")
     parser.add_argument("--workloads", default="simplenet,simplecnn,transformer")
     parser.add_argument("--no-python", action="store_true", help="paired and alone only")
     args = parser.parse_args()
     args.workloads = args.workloads.split(",")
     os.makedirs(args.out, exist_ok=True)
-    common = ["--allocator", args.allocator, "--threads", str(args.threads), "--preset", args.preset,
+    common = ["--allocator", args.allocator, "--threads", str(args.threads), "--preset", args.preset, "--device", args.device,
               "--workloads", ",".join(args.workloads), "--replicates", "3", "--numerics-steps", "0",
               "--no-breakdown"]
     kinds = [k for k in KINDS if not (args.no_python and k == "python")]

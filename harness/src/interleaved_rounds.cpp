@@ -58,6 +58,7 @@ struct Slot {
   StepTimer timer;
   std::vector<double> host_s;
   std::vector<std::int64_t> step_round;
+  std::vector<std::int64_t> step_index;
   StepFaults faults;
   SessionTimes* times = nullptr;
 };
@@ -105,12 +106,12 @@ std::int64_t auto_steps_per_round(double pass_seconds, double time_cap_s, std::i
   return std::max<std::int64_t>(1, std::min(by_time, by_steps));
 }
 
-std::vector<std::size_t> pass_order(std::size_t slots, std::int64_t pass) {
+std::vector<std::size_t> block_order(std::size_t slots, std::int64_t round) {
   std::vector<std::size_t> order(slots);
   const auto count = static_cast<std::int64_t>(slots);
   for (std::size_t i = 0; i < slots; ++i)
-    order[i] = static_cast<std::size_t>((static_cast<std::int64_t>(i) + pass) % count);
-  if ((pass / count) % 2 == 1) std::reverse(order.begin(), order.end());
+    order[i] = static_cast<std::size_t>((static_cast<std::int64_t>(i) + round) % count);
+  if ((round / count) % 2 == 1) std::reverse(order.begin(), order.end());
   return order;
 }
 
@@ -123,24 +124,34 @@ class Rotation {
       : probe_(device), outcome_(outcome) {
     outcome_.sessions.resize(sessions.size());
     for (std::size_t i = 0; i < sessions.size(); ++i) {
-      slots_.push_back({sessions[i], StepTimer(device), {}, {}, {}, &outcome_.sessions[i]});
+      slots_.push_back({sessions[i], StepTimer(device), {}, {}, {}, {}, &outcome_.sessions[i]});
     }
-    slots_.push_back({nullptr, StepTimer(device), {}, {}, {}, &probe_times_});
+    slots_.push_back({nullptr, StepTimer(device), {}, {}, {}, {}, &probe_times_});
   }
 
-  // One step of every live mode and one probe call, in this pass's order. A mode whose step throws
-  // leaves the rotation with its error; the probe throwing means the device is gone.
-  void run_pass(std::int64_t pass, std::int64_t round, TensorMemoryProbe& memory, bool rethrow) {
-    for (const auto index : pass_order(slots_.size(), pass)) {
+  // A block of every live mode and of the probe, in this round's order: first one untimed step
+  // (the caches, the allocator and the thread pool still hold the previous block's work: a mode
+  // alone never pays that), then `steps` timed ones, fewer where the step cap is near. A mode
+  // whose step throws leaves the rotation with its error; the probe throwing means the device is
+  // gone.
+  void run_round(std::int64_t round, std::int64_t steps, std::int64_t max_steps, TensorMemoryProbe& memory,
+                 bool rethrow) {
+    for (const auto index : block_order(slots_.size(), round)) {
       auto& slot = slots_[index];
       if (!live(slot)) continue;
       try {
         if (slot.session == nullptr) {
-          slot.timer.time([&] { probe_.run(); }, slot.host_s);
+          probe_.run();
+          for (std::int64_t step = 0; step < steps; ++step) slot.timer.time([&] { probe_.run(); }, slot.host_s);
         } else {
-          timed_step(*slot.session, memory, slot.timer, slot.host_s, slot.faults);
+          slot.session->metered_step(memory);
+          const auto left = max_steps - static_cast<std::int64_t>(slot.host_s.size());
+          for (std::int64_t step = 0; step < std::min(steps, left); ++step) {
+            slot.step_index.push_back(slot.session->steps_done());
+            timed_step(*slot.session, memory, slot.timer, slot.host_s, slot.faults);
+          }
         }
-        slot.step_round.push_back(round);
+        slot.step_round.resize(slot.host_s.size(), round);
       } catch (const std::exception& error) {
         slot.times->error = error_text(error);
         if (slot.session == nullptr || rethrow) throw;
@@ -157,6 +168,7 @@ class Rotation {
       if (slot.timer.on_device()) times.host_step_s = slot.host_s;
       times.step_round = slot.step_round;
       times.faults = slot.faults;
+      times.step_index = slot.step_index;
       times.round_median_s.push_back(round_median(times.step_s, times.step_round, round));
     }
     outcome_.rounds = round + 1;
@@ -201,12 +213,8 @@ RoundsOutcome run_rounds(std::vector<ModeSession*> sessions, TensorMemoryProbe& 
   RoundsOutcome outcome;
   Rotation rotation(sessions, outcome, device);
   const auto start = Clock::now();
-  std::int64_t pass = 0;
   for (std::int64_t round = 0; rotation.any_mode_live() && outcome.stop_reason.empty(); ++round) {
-    for (std::int64_t in_round = 0; in_round < rules.steps_per_round && rotation.most_steps() < rules.max_steps;
-         ++in_round) {
-      rotation.run_pass(pass++, round, memory, static_cast<bool>(rules.agree_stop));
-    }
+    rotation.run_round(round, rules.steps_per_round, rules.max_steps, memory, static_cast<bool>(rules.agree_stop));
     rotation.close_round(round);
     const double elapsed = seconds_since(start);
     if (progress) progress(outcome.rounds, rotation.most_steps(), elapsed);

@@ -53,7 +53,9 @@ struct Placement {
 
 void build(const WorkloadTask& task, const Placement& place, detail::TensorMemoryProbe& memory,
            std::vector<ModeSlot>& slots, const WorkloadProgressSink& progress) {
-  const std::int64_t capacity = task.config.warmup + task.config.max_steps + 1 + kProfiledSteps;
+  // Every round's block has an untimed step before its timed ones, and a round at least one timed
+  // step: at most twice the timed steps, then the precision audit's step and the profiled ones.
+  const std::int64_t capacity = task.config.warmup + 2 * task.config.max_steps + 1 + kProfiledSteps;
   for (auto& slot : slots) {
     if (progress) progress({"building " + slot.cell.mode, 0, 0, 0.0, 0.0});
     try {
@@ -183,9 +185,10 @@ void fill_timed(const detail::RoundsOutcome& outcome, const detail::SessionTimes
   fill_throughput(*slot.session, cell);
 }
 
-// This rank's all-reduce figures over the timed steps (the ones after warm-up, before profiling);
+// This rank's all-reduce figures over its timed steps (not the warm-up, each block's untimed first step or profiling);
 // the parent takes the longest rank's per step.
-void fill_data_parallel(const WorkloadTask& task, const detail::ModeSession& session, reports::CellResult& cell) {
+void fill_data_parallel(const WorkloadTask& task, const detail::ModeSession& session,
+                        const std::vector<std::int64_t>& timed_steps, reports::CellResult& cell) {
   const auto* sync = session.sync();
   if (sync == nullptr) return;
   reports::DataParallel parallel;
@@ -194,11 +197,11 @@ void fill_data_parallel(const WorkloadTask& task, const detail::ModeSession& ses
   parallel.gradient_sync = sync->description();
   parallel.buckets = sync->buckets();
   const auto& steps = session.communication();
-  const auto first = static_cast<std::size_t>(cell.warmup_steps);
   double bytes = 0.0;
-  for (std::size_t i = first; i < first + cell.step_times_s.size() && i < steps.size(); ++i) {
-    parallel.allreduce_times_s.push_back(steps[i].seconds);
-    bytes += steps[i].bytes;
+  for (const auto index : timed_steps) {
+    const auto& step = steps.at(static_cast<std::size_t>(index));
+    parallel.allreduce_times_s.push_back(step.seconds);
+    bytes += step.bytes;
   }
   if (!parallel.allreduce_times_s.empty()) {
     parallel.allreduce_bytes_per_step = bytes / static_cast<double>(parallel.allreduce_times_s.size());
@@ -264,7 +267,7 @@ void measure(const WorkloadTask& task, std::vector<ModeSlot>& slots, const Workl
       fill_timed(outcome, times, interleaved_modes, task.replicate, slot);
       slot.cell.rounds->steps_per_round = rules.steps_per_round;
       fill_memory(*slot.session, device, device_at_start, slot.cell);
-      fill_data_parallel(task, *slot.session, slot.cell);
+      fill_data_parallel(task, *slot.session, times.step_index, slot.cell);
       if (task.replicate > 0) continue;
       audit_precision(slot);
       // Every replay pass runs the same batches from the same weights, optimizer and scaler state.

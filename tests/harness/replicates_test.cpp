@@ -103,7 +103,8 @@ TEST(RunWithReplicates, TheStepsAreSharedOutAndTheRoundsTagged) {
     ASSERT_EQ(cell.status, CellStatus::kOk) << cell.mode << ": " << cell.error;
     EXPECT_EQ(cell.step_times_s.size(), 7u) << cell.mode;  // 4 + 3
     EXPECT_EQ(cell.rounds->round_replicate, (std::vector<std::int64_t>{0, 0, 1, 1})) << cell.mode;
-    EXPECT_EQ(cell.losses.size(), 5u) << cell.mode;  // replicate 0's warm-up step and its 4 steps
+    // Replicate 0's warm-up step, then 2 rounds of an untimed and 2 timed steps.
+    EXPECT_EQ(cell.losses.size(), 7u) << cell.mode;
   }
   const auto& bf16 = report.cells[1];
   ASSERT_TRUE(bf16.speedup_vs_fp32.has_value());

@@ -45,7 +45,9 @@ TEST(WorkloadRunner, Fp32SimpleNetTimesEveryStepAndItsLossFalls) {
   const auto result = run_cell("simplenet", "fp32");
   ASSERT_EQ(result.status, CellStatus::kOk) << result.error;
   EXPECT_EQ(result.step_times_s.size(), 12u);
-  EXPECT_EQ(result.losses.size(), 14u);  // warm-up steps are in the loss curve
+  // Every step is in the loss curve: the warm-up, and each round's block's untimed first step.
+  ASSERT_TRUE(result.rounds.has_value());
+  EXPECT_EQ(result.losses.size(), 2u + 12u + result.rounds->step_time_s.size());
   EXPECT_LT(result.losses.back(), result.losses.front());
   EXPECT_EQ(result.throughput.stop_reason, "step cap");
   EXPECT_EQ(result.throughput.step_time_s.count, 12);
@@ -70,7 +72,7 @@ TEST(WorkloadRunner, ForcedOverflowMakesTheScalerSkipExactlyThoseSteps) {
   expected.insert(expected.end(), {3, 7});
   std::sort(expected.begin(), expected.end());
   EXPECT_EQ(result.scaler->skipped_steps, expected);
-  ASSERT_EQ(result.scaler->scale.size(), 14u);
+  ASSERT_EQ(result.scaler->scale.size(), result.losses.size());
   EXPECT_EQ(result.scaler->scale[4], result.scaler->scale[3] * 0.5);  // backed off after the overflow
   EXPECT_EQ(result.scaler->scale[8], result.scaler->scale[7] * 0.5);
   EXPECT_TRUE(std::isinf(result.losses[3]));
@@ -196,12 +198,12 @@ TEST(WorkloadRunner, PeakMemoryIsTheModesOwnAndDoesNotGrowWithSteps) {
 }
 
 TEST(InterleavedRounds, EverySlotVisitsEveryPositionAndGoesBothBeforeAndAfterEveryOther) {
-  using ampbench::harness::detail::pass_order;
+  using ampbench::harness::detail::block_order;
   for (const std::size_t slots : {2u, 3u, 4u, 5u}) {
     std::vector<std::set<std::size_t>> positions(slots);
     std::set<std::pair<std::size_t, std::size_t>> before;  // (a, b): a ran before b in some pass
     for (std::int64_t pass = 0; pass < static_cast<std::int64_t>(2 * slots); ++pass) {
-      const auto order = pass_order(slots, pass);
+      const auto order = block_order(slots, pass);
       ASSERT_EQ(std::set<std::size_t>(order.begin(), order.end()).size(), slots);
       for (std::size_t position = 0; position < slots; ++position) {
         positions[order[position]].insert(position);

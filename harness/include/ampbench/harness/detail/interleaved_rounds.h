@@ -1,8 +1,11 @@
-// Internal (used by the runner and its benchmark): the timed phase of a workload. The modes take turns one step at a
-// time, together with a fixed float32 GEMM (the machine probe), in an order that rotates every pass and flips every
-// cycle, so slow drift of the machine hits every mode alike. Passes are grouped into rounds; after
-// each round the intervals over rounds are updated, and the phase stops once they are all within
-// the target precision (or at a cap). See DESIGN.md, "Measurement rules".
+// Internal (used by the runner and its benchmark): the timed phase of a workload. Each round runs a
+// block of steps of every mode and of a fixed float32 GEMM (the machine probe), in an order that
+// rotates every round and flips every cycle, so slow drift of the machine hits every mode alike and
+// each round pairs the modes in time. A block's first step is not timed: the one after a switch
+// pays for the previous mode's caches and freed memory, which a mode trained alone never does
+// (docs/performance.md, "Valid numbers"). After each round the intervals over rounds are updated,
+// and the phase stops once they are all within the target precision (or at a cap). See DESIGN.md,
+// "Measurement rules".
 #pragma once
 
 #include <c10/core/Device.h>
@@ -66,16 +69,16 @@ struct RoundRules {
   std::function<std::string(const std::string&)> agree_stop;
 };
 
-// Steps per round when the user leaves it to ampbench: rounds of about time_cap / 20 and of at
-// most max_steps / 20 steps (so a run that ends at either cap still has about 20 rounds to
-// estimate its spread from), at most a second, and at least one step. `pass_seconds` is one step
-// of every mode together.
+// Timed steps of each mode per round when the user leaves it to ampbench: rounds of about
+// time_cap / 20 and of at most max_steps / 20 steps (so a run that ends at either cap still has
+// about 20 rounds to estimate its spread from), at most a second, and at least one step.
+// `pass_seconds` is one step of every mode together.
 [[nodiscard]] std::int64_t auto_steps_per_round(double pass_seconds, double time_cap_s, std::int64_t max_steps);
 
-// The order of slot indices 0..slots-1 in pass `pass`: rotated by the pass, reversed every other
-// cycle of `slots` passes, so each slot visits every position and runs both before and after
-// every other slot.
-[[nodiscard]] std::vector<std::size_t> pass_order(std::size_t slots, std::int64_t pass);
+// The order of the blocks (slot indices 0..slots-1) in round `round`: rotated by the round,
+// reversed every other cycle of `slots` rounds, so each slot visits every position and runs both
+// before and after every other slot.
+[[nodiscard]] std::vector<std::size_t> block_order(std::size_t slots, std::int64_t round);
 
 struct SessionTimes {
   std::vector<double> step_s;       // every timed step (device time on GPUs)
@@ -83,6 +86,9 @@ struct SessionTimes {
   std::vector<std::int64_t> step_round;
   std::vector<double> round_median_s;
   StepFaults faults;  // per timed step, in step_s order
+  // Per timed step, its index among the session's steps (warm-up and each block's untimed first
+  // step included): where its loss, gradient norm and all-reduce figures are.
+  std::vector<std::int64_t> step_index;
   std::string error;  // set when a step threw: the session left the rotation then
 };
 
