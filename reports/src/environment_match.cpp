@@ -1,5 +1,5 @@
-// When two reports cannot be judged against each other: other hardware, or other precision settings
-// for the same cell. `check` refuses such pairs unless told otherwise (--allow-env-mismatch).
+// When two reports cannot be judged against each other: other hardware, another allocator, or other
+// precision settings for the same cell. `check` refuses such pairs unless told otherwise (--allow-env-mismatch).
 #include <map>
 #include <set>
 
@@ -39,6 +39,11 @@ std::vector<std::string> environment_mismatches(const Report& base, const Report
   if (a.cpu_model != b.cpu_model) mismatches.push_back("CPU \"" + a.cpu_model + "\" vs \"" + b.cpu_model + "\"");
   if (a.threads != b.threads) {
     mismatches.push_back("threads " + std::to_string(a.threads) + " vs " + std::to_string(b.threads));
+  }
+  // The allocator changes the step times themselves (README "What a step time describes").
+  if (base.config.allocator != current.config.allocator) {
+    mismatches.push_back("allocator " + std::string(to_string(base.config.allocator)) + " vs " +
+                         std::string(to_string(current.config.allocator)));
   }
   std::map<CellKey, const CellResult*> base_cells;
   for (const auto& cell : base.cells) base_cells.emplace(key_of(cell), &cell);

@@ -217,6 +217,10 @@ TEST(EnvironmentMismatch, OtherHardwareOrPrecisionSettingsAreNamed) {
   ASSERT_EQ(mismatches.size(), 2u);
   EXPECT_EQ(mismatches[0], "CPU \"Test CPU\" vs \"Other CPU\"");
   EXPECT_EQ(mismatches[1], "simple_net/fp16/cpu/default precision settings: tf32_matmul false vs true");
+  Report other_allocator = base;
+  other_allocator.config.allocator = ampbench::reports::AllocatorPolicy::kTcmalloc;
+  EXPECT_EQ(environment_mismatches(base, other_allocator),
+            std::vector<std::string>{"allocator glibc-fixed vs tcmalloc"});
 }
 
 TEST(Compare, CellByCellWithIntervalsAndMissingCells) {

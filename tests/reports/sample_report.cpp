@@ -220,6 +220,7 @@ Report make_sample_report() {
       "container";
   // The allocator the workers ran under, and the faults two cells took: SimpleNet's a few per step,
   // SimpleCNN FP32's enough to cost a share of its step (explain's page-faults finding).
+  report.config.allocator = AllocatorPolicy::kGlibc;
   report.environment.allocator =
       AllocatorRecord{"glibc", "/lib/x86_64-linux-gnu/libc.so.6", "glibc 2.36", "glibc's defaults", 1.2e-6};
   net_fp32.page_faults = PageFaults{std::vector<std::int64_t>(net_fp32.step_times_s.size(), 12),
