@@ -10,6 +10,8 @@
 #include <set>
 #include <sstream>
 
+#include "quiet_stderr.h"
+
 namespace ampbench::harness {
 namespace {
 
@@ -102,21 +104,6 @@ std::string phase_category(const std::string& phase, const std::vector<const OpI
   }
   return "optimizer";
 }
-
-// Kineto logs its start and stop (and, on a machine without a GPU, a failed device count) to
-// std::cerr, which in a worker is the progress channel to the parent and reaches the user's
-// terminal: those lines are kept off it while the profiler runs.
-class QuietStderr {
- public:
-  QuietStderr() : saved_(std::cerr.rdbuf(sink_.rdbuf())) {}
-  ~QuietStderr() { std::cerr.rdbuf(saved_); }
-  QuietStderr(const QuietStderr&) = delete;
-  QuietStderr& operator=(const QuietStderr&) = delete;
-
- private:
-  std::ostringstream sink_;
-  std::streambuf* saved_;
-};
 
 }  // namespace
 
@@ -269,7 +256,9 @@ reports::TimeBreakdown categorise(std::vector<OpInterval> ops, std::int64_t step
 reports::TimeBreakdown profile_time_breakdown(const std::function<void()>& run_pass, std::int64_t steps,
                                               bool cuda_kernels) {
   using namespace torch::profiler::impl;
-  const QuietStderr quiet;
+  // Kineto logs its start and stop (and, without a GPU, a failed device count) to std::cerr, from
+  // its own threads too: kept off the worker's progress channel while the profiler runs.
+  const detail::QuietStderr quiet;
   const ProfilerConfig config(ProfilerState::KINETO, /*report_input_shapes=*/true);
   std::set<ActivityType> activities{ActivityType::CPU};
   if (cuda_kernels) activities.insert(ActivityType::CUDA);
