@@ -44,10 +44,22 @@ def cells_by_key(report):
 
 
 def slowed(report, factor):
-    """The report as if every step had taken `factor` times as long (the machine probe unchanged)."""
+    """The report as if every step had taken `factor` times as long (the machine probe unchanged),
+    with the figures derived from the steps scaled with them: ampbench refuses a report whose
+    summaries disagree with its samples. Speedups and memory ratios are unchanged (every cell is
+    slower by the same factor)."""
     out = copy.deepcopy(report)
     for cell in out["cells"]:
+        if cell["status"] != "ok":
+            continue
         cell["step_times_s"] = [t * factor for t in cell["step_times_s"]]
+        summary = cell["throughput"]["step_time_s"]
+        for key in ("median", "ci_low", "ci_high", "p10", "p90", "mean", "stddev"):
+            if summary[key] is not None:
+                summary[key] *= factor
+        for key in ("samples_per_s", "tokens_per_s", "achieved_flops_per_s"):
+            if cell["throughput"][key] is not None:
+                cell["throughput"][key] /= factor
         rounds = cell.get("rounds")
         if rounds:
             rounds["step_time_s"] = [t * factor for t in rounds["step_time_s"]]

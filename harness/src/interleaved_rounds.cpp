@@ -10,6 +10,7 @@
 
 #include "ampbench/reports/stats.h"
 #include "device_hooks.h"
+#include "machine_probe.h"
 #include "page_faults.h"
 
 namespace ampbench::harness::detail {
@@ -27,23 +28,6 @@ std::string error_text(const std::exception& error) {
   const std::string text = c10_error != nullptr ? c10_error->what_without_backtrace() : error.what();
   return text.substr(0, text.find('\n'));
 }
-
-// A fixed float32 matrix product, timed like a step: the machine's own speed at each moment.
-// Sized to cost well under a typical step (the CPU's 256^3 is ~0.3 ms at 100 GFLOP/s).
-class MachineProbe {
- public:
-  explicit MachineProbe(c10::Device device) {
-    const std::int64_t n = device.is_cpu() ? 256 : 2048;
-    const auto options = torch::TensorOptions().dtype(torch::kFloat).device(device);
-    a_ = torch::rand({n, n}, options);
-    b_ = torch::rand({n, n}, options);
-  }
-  void run() const { (void)at::mm(a_, b_); }
-
- private:
-  torch::Tensor a_;
-  torch::Tensor b_;
-};
 
 double round_median(const std::vector<double>& times, const std::vector<std::int64_t>& rounds, std::int64_t round) {
   std::vector<double> in_round;
@@ -96,6 +80,22 @@ void timed_step(ModeSession& session, TensorMemoryProbe& memory, StepTimer& time
   const auto after = process_page_faults();
   faults.minor.push_back(after.minor - before.minor);
   faults.major.push_back(after.major - before.major);
+}
+
+const char* to_string(StopReason reason) {
+  switch (reason) {
+    case StopReason::kNone:
+      return "";
+    case StopReason::kPrecisionReached:
+      return "precision reached";
+    case StopReason::kStepCap:
+      return "step cap";
+    case StopReason::kTimeCap:
+      return "time cap";
+    case StopReason::kEveryModeFailed:
+      return "every mode failed";
+  }
+  return "";
 }
 
 std::int64_t auto_steps_per_round(double pass_seconds, double time_cap_s, std::int64_t max_steps) {
@@ -173,6 +173,7 @@ class Rotation {
     }
     outcome_.rounds = round + 1;
     outcome_.probe_round_median_s = probe_times_.round_median_s;
+    outcome_.probe = probe_.name();
   }
 
   [[nodiscard]] bool any_mode_live() const {
@@ -189,21 +190,21 @@ class Rotation {
  private:
   static bool live(const Slot& slot) { return slot.times->error.empty(); }
 
-  const MachineProbe probe_;
+  MachineProbe probe_;
   RoundsOutcome& outcome_;
   SessionTimes probe_times_;
   std::vector<Slot> slots_;
 };
 
-std::string reason_to_stop(const RoundsOutcome& outcome, const RoundRules& rules, std::int64_t most_steps,
-                           double elapsed_s) {
-  if (outcome.rounds >= rules.min_rounds && precise_enough(outcome, rules)) return "precision reached";
-  if (most_steps >= rules.max_steps) return "step cap";
+StopReason reason_to_stop(const RoundsOutcome& outcome, const RoundRules& rules, std::int64_t most_steps,
+                          double elapsed_s) {
+  if (outcome.rounds >= rules.min_rounds && precise_enough(outcome, rules)) return StopReason::kPrecisionReached;
+  if (most_steps >= rules.max_steps) return StopReason::kStepCap;
   // The time cap wins over min_rounds and min_steps, so a very slow mode (AMP on a CPU without
   // low-precision GEMM) still ends, with the precision it reached recorded; two rounds at least,
   // for an interval.
-  if (elapsed_s >= rules.time_cap_s && outcome.rounds >= 2) return "time cap";
-  return "";
+  if (elapsed_s >= rules.time_cap_s && outcome.rounds >= 2) return StopReason::kTimeCap;
+  return StopReason::kNone;
 }
 
 }  // namespace
@@ -213,7 +214,7 @@ RoundsOutcome run_rounds(std::vector<ModeSession*> sessions, TensorMemoryProbe& 
   RoundsOutcome outcome;
   Rotation rotation(sessions, outcome, device);
   const auto start = Clock::now();
-  for (std::int64_t round = 0; rotation.any_mode_live() && outcome.stop_reason.empty(); ++round) {
+  for (std::int64_t round = 0; rotation.any_mode_live() && outcome.stop_reason == StopReason::kNone; ++round) {
     rotation.run_round(round, rules.steps_per_round, rules.max_steps, memory, static_cast<bool>(rules.agree_stop));
     rotation.close_round(round);
     const double elapsed = seconds_since(start);
@@ -223,7 +224,7 @@ RoundsOutcome run_rounds(std::vector<ModeSession*> sessions, TensorMemoryProbe& 
       outcome.stop_reason = rules.agree_stop ? rules.agree_stop(reason) : reason;
     }
   }
-  if (outcome.stop_reason.empty()) outcome.stop_reason = "every mode failed";
+  if (outcome.stop_reason == StopReason::kNone) outcome.stop_reason = StopReason::kEveryModeFailed;
   synchronize(device);
   return outcome;
 }

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "ampbench/reports/derived_figures.h"
+
 namespace ampbench::harness {
 
 const std::vector<Mode>& known_modes() {
@@ -38,7 +40,7 @@ const Mode& find_mode(const std::string& name) {
   throw std::invalid_argument("unknown mode '" + name + "' (known: " + known + ")");
 }
 
-bool is_reference_mode(const Mode& mode) { return mode.name == "fp32"; }
+bool is_reference_mode(const Mode& mode) { return mode.name == reports::kReferenceMode; }
 
 std::vector<std::string> default_modes(bool gpu) {
   if (gpu) return {"fp32", "tf32", "fp16", "bf16"};

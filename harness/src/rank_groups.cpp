@@ -11,6 +11,7 @@
 #include "error_text.h"
 #include "process_group.h"
 #include "rank_merge.h"
+#include "worker_job.h"
 #include "worker_process.h"
 
 namespace ampbench::harness {
@@ -163,7 +164,7 @@ std::vector<reports::CellResult> RankGroups::run(const WorkloadTask& task, const
       const auto mine = rank_task(task, 0, group);
       store_->set(task_key(group), nlohmann::json(mine).dump());
       const auto outcome =
-          run_in_worker({{"kind", "workload"}, {"task", mine}}, task.config.allocator, timeout_s, progress);
+          run_in_worker(job_message(WorkerJob::kWorkload, mine), task.config.allocator, timeout_s, progress);
       results[0] = cells_of(outcome);
       for (std::int64_t rank = 1; rank < world; ++rank) {
         try {
@@ -178,7 +179,7 @@ std::vector<reports::CellResult> RankGroups::run(const WorkloadTask& task, const
     } else {
       std::vector<nlohmann::json> tasks;
       for (std::int64_t rank = 0; rank < world; ++rank) {
-        tasks.push_back({{"kind", "workload"}, {"task", rank_task(task, rank, group)}});
+        tasks.push_back(job_message(WorkerJob::kWorkload, rank_task(task, rank, group)));
       }
       // A rank still running this long after another ended is waiting for it: c10d's own timeout
       // has passed, and a little more for it to report.
@@ -230,7 +231,7 @@ std::int64_t RankGroups::follow(const std::function<void(const std::string&)>& s
     assignment.local_rank = plan_.torchrun->local_rank;
     task.rank = assignment;
     if (say) say("rank " + std::to_string(rank) + ": group " + std::to_string(group) + ", " + task.workload);
-    const auto outcome = run_in_worker({{"kind", "workload"}, {"task", task}}, task.config.allocator,
+    const auto outcome = run_in_worker(job_message(WorkerJob::kWorkload, task), task.config.allocator,
                                        worker_timeout_s(task.config, task.modes.size()), {});
     nlohmann::json result = outcome.result ? *outcome.result : nlohmann::json{{"error", outcome.failure}};
     if (!outcome.result || result.contains("error")) ++failed;

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "ampbench/reports/derived_figures.h"
 #include "ampbench/reports/stats.h"
-#include "step_figures.h"
 
 namespace ampbench::harness::detail {
 namespace {
@@ -11,19 +11,6 @@ namespace {
 template <typename T>
 void elementwise_max(std::vector<T>& into, const std::vector<T>& other) {
   for (std::size_t i = 0; i < into.size() && i < other.size(); ++i) into[i] = std::max(into[i], other[i]);
-}
-
-// The per-round medians again, from the merged per-step times.
-void remake_rounds(reports::CellResult& cell) {
-  if (!cell.rounds) return;
-  auto& rounds = *cell.rounds;
-  for (std::size_t round = 0; round < rounds.step_time_s.size(); ++round) {
-    std::vector<double> in_round;
-    for (std::size_t i = 0; i < rounds.step_round.size() && i < cell.step_times_s.size(); ++i) {
-      if (rounds.step_round[i] == static_cast<std::int64_t>(round)) in_round.push_back(cell.step_times_s[i]);
-    }
-    if (!in_round.empty()) rounds.step_time_s[round] = reports::median(in_round);
-  }
 }
 
 std::vector<std::int64_t> skipped_steps(const reports::CellResult& cell) {
@@ -94,8 +81,7 @@ reports::CellResult merge_mode(const std::vector<RankResult>& ranks, const std::
   merged.throughput.samples_per_step *= world;
   merged.throughput.tokens_per_step *= world;
   merged.throughput.flops_per_step *= static_cast<double>(world);
-  remake_rounds(merged);
-  derive_step_figures(merged);
+  reports::derive_step_figures(merged);
   if (!agreed) {
     merged.status = reports::CellStatus::kFailed;
     merged.error = "the ranks' GradScalers skipped different steps: their gradients were not the same";

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "step_figures.h"
+#include "ampbench/reports/derived_figures.h"
 
 namespace ampbench::harness::detail {
 namespace {
@@ -105,7 +105,7 @@ std::vector<reports::CellResult> join_replicates(const std::vector<std::vector<r
     }
     if (cell.status != reports::CellStatus::kOk) continue;
     cell.throughput.stop_reason = joined_stop_reason(stop_reasons);
-    derive_step_figures(cell);
+    reports::derive_step_figures(cell);
   }
   return joined;
 }

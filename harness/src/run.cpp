@@ -16,6 +16,7 @@
 #include "ampbench/harness/gemm_peak.h"
 #include "ampbench/harness/mode.h"
 #include "ampbench/harness/numerics_pass.h"
+#include "ampbench/reports/derived_figures.h"
 #include "ampbench/reports/explain.h"
 #include "ampbench/reports/report_json.h"
 #include "ampbench/reports/roofline.h"
@@ -23,11 +24,14 @@
 #include "ampbench/workloads/registry.h"
 #include "rank_groups.h"
 #include "worker_allocator.h"
+#include "worker_job.h"
 #include "worker_process.h"
 
 namespace ampbench::harness {
 namespace {
 
+using reports::flag_of;
+using reports::RunConfig;
 using reports::SettingError;
 
 // What this version's GPU paths have been through; the run writes it into its report so a later
@@ -47,11 +51,11 @@ std::string resolve_device(const std::string& requested, const reports::Environm
   if (requested == "cpu") return requested;
   const std::string device = requested == "cuda" ? "cuda:0" : requested;
   if (device.rfind("cuda:", 0) != 0)
-    throw SettingError("--device " + requested + ": expected auto, cpu, cuda or cuda:N");
+    throw SettingError(flag_of(&RunConfig::device) + " " + requested + ": expected auto, cpu, cuda or cuda:N");
   const bool known = std::any_of(environment.devices.begin(), environment.devices.end(),
                                  [&](const auto& candidate) { return candidate.name == device; });
   if (!known) {
-    throw SettingError("--device " + requested + ": " +
+    throw SettingError(flag_of(&RunConfig::device) + " " + requested + ": " +
                        (has_gpu(environment) ? "no such GPU" : environment.cuda_status));
   }
   return device;
@@ -64,7 +68,7 @@ void resolve_workloads(std::vector<std::string>& names) {
   }
   for (const auto& name : names) {
     if (std::none_of(known.begin(), known.end(), [&](const auto& info) { return info.name == name; })) {
-      throw SettingError("--workloads: unknown workload '" + name + "' (see 'ampbench list')");
+      throw SettingError(flag_of(&RunConfig::workloads) + ": unknown workload '" + name + "' (see 'ampbench list')");
     }
   }
 }
@@ -75,11 +79,11 @@ void resolve_modes(std::vector<std::string>& names, const std::string& device) {
   for (const auto& name : names) {
     try {
       if (find_mode(name).cuda_only && device == "cpu") {
-        throw SettingError("--modes " + name + ": needs a CUDA device, and the device is cpu");
+        throw SettingError(flag_of(&RunConfig::modes) + " " + name + ": needs a CUDA device, and the device is cpu");
       }
     } catch (const std::invalid_argument& error) {
       if (dynamic_cast<const SettingError*>(&error) != nullptr) throw;
-      throw SettingError(std::string("--modes: ") + error.what());
+      throw SettingError(flag_of(&RunConfig::modes) + ": " + error.what());
     }
   }
   std::stable_partition(names.begin(), names.end(),
@@ -99,9 +103,10 @@ std::vector<reports::CellResult> failed_cells(const WorkloadTask& task, const st
 std::vector<reports::CellResult> run_isolated(const WorkloadTask& task, const WorkloadProgressSink& sink,
                                               std::vector<reports::WorkerRerun>& reruns) {
   const auto attempt = [&](const WorkloadTask& part) {
-    const auto outcome = detail::run_in_worker(
-        {{"kind", "workload"}, {"task", part}}, part.config.allocator, worker_timeout_s(part.config, part.modes.size()),
-        [&](const nlohmann::json& progress) { sink(detail::progress_from_json(progress)); });
+    const auto outcome =
+        detail::run_in_worker(detail::job_message(detail::WorkerJob::kWorkload, part), part.config.allocator,
+                              worker_timeout_s(part.config, part.modes.size()),
+                              [&](const nlohmann::json& progress) { sink(detail::progress_from_json(progress)); });
     auto cells = detail::cells_of(outcome);
     if (cells.cells) return std::pair{std::move(*cells.cells), false};
     return std::pair{failed_cells(part, cells.failure), outcome.crashed};
@@ -141,7 +146,7 @@ double numerics_timeout_s(const reports::RunConfig& config, const std::vector<re
 std::vector<reports::Numerics> numerics_in_worker(const WorkloadTask& task, double timeout_s,
                                                   const WorkloadProgressSink& sink) {
   const auto outcome =
-      detail::run_in_worker({{"kind", "numerics"}, {"task", task}}, task.config.allocator, timeout_s,
+      detail::run_in_worker(detail::job_message(detail::WorkerJob::kNumerics, task), task.config.allocator, timeout_s,
                             [&](const nlohmann::json& progress) { sink(detail::progress_from_json(progress)); });
   std::string failure = outcome.failure;
   if (outcome.result && outcome.result->contains("error")) failure = outcome.result->at("error").get<std::string>();
@@ -184,9 +189,8 @@ std::vector<reports::GemmPeak> gemm_peaks(const RunPlan& plan, std::optional<rep
   // In a worker like the cells, so this process never holds a GPU context or its cached memory
   // while the cells run (and a GPU in EXCLUSIVE_PROCESS mode stays usable by them).
   constexpr double kGemmPeakTimeoutS = 300.0;  // it takes about a second; this only catches a hang
-  const auto outcome =
-      detail::run_in_worker({{"kind", "gemm_peaks"}, {"device", config.device}, {"threads", config.threads}},
-                            config.allocator, kGemmPeakTimeoutS, {});
+  const auto outcome = detail::run_in_worker(detail::gemm_peaks_message(config.device, config.threads),
+                                             config.allocator, kGemmPeakTimeoutS, {});
   std::string reason = outcome.failure;
   if (outcome.result && outcome.result->contains("gemm_peaks")) {
     allocator = outcome.result->at("allocator").get<reports::AllocatorRecord>();
@@ -296,10 +300,11 @@ void require_gpu_per_rank(const RunPlan& plan) {
                                   [](const auto& device) { return device.name.rfind("cuda:", 0) == 0; });
   const auto highest = plan.torchrun ? plan.torchrun->local_rank : plan.config.ranks - 1;
   if (highest < gpus) return;
-  throw SettingError(plan.torchrun ? "LOCAL_RANK=" + std::to_string(highest) + ": this machine has " +
-                                         std::to_string(gpus) + " GPU(s), one per rank"
-                                   : "--ranks " + std::to_string(plan.config.ranks) + " on " + plan.config.device +
-                                         ": one GPU per rank, and this machine has " + std::to_string(gpus));
+  throw SettingError(plan.torchrun
+                         ? "LOCAL_RANK=" + std::to_string(highest) + ": this machine has " + std::to_string(gpus) +
+                               " GPU(s), one per rank"
+                         : flag_of(&RunConfig::ranks) + " " + std::to_string(plan.config.ranks) + " on " +
+                               plan.config.device + ": one GPU per rank, and this machine has " + std::to_string(gpus));
 }
 
 // Several ranks on this machine share its hardware threads unless --threads says otherwise.
@@ -315,8 +320,9 @@ std::optional<TorchrunRank> apply_torchrun(reports::RunConfig& config) {
   auto torchrun = torchrun_rank_from_environment();
   if (!torchrun || torchrun->world_size == 1) return std::nullopt;
   if (config.ranks != 1 && config.ranks != torchrun->world_size) {
-    throw SettingError("--ranks " + std::to_string(config.ranks) + ": the environment's WORLD_SIZE is " +
-                       std::to_string(torchrun->world_size) + " (torchrun starts the ranks; leave --ranks out)");
+    throw SettingError(flag_of(&RunConfig::ranks) + " " + std::to_string(config.ranks) +
+                       ": the environment's WORLD_SIZE is " + std::to_string(torchrun->world_size) +
+                       " (torchrun starts the ranks; leave " + flag_of(&RunConfig::ranks) + " out)");
   }
   config.ranks = torchrun->world_size;
   return torchrun;
@@ -341,17 +347,17 @@ RunPlan plan_run(reports::RunConfig config) {
     const auto preset = workloads::parse_preset(config.preset);
     if (!config.numerics_steps) config.numerics_steps = workloads::preset_info(preset).numerics_steps;
   } catch (const std::invalid_argument& error) {
-    throw SettingError(std::string("--preset: ") + error.what());
+    throw SettingError(flag_of(&RunConfig::preset) + ": " + error.what());
   }
   const int hardware_threads = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
   if (config.threads > 4 * hardware_threads) {
-    throw SettingError("--threads " + std::to_string(config.threads) + ": more than 4x this machine's " +
-                       std::to_string(hardware_threads) + " hardware threads");
+    throw SettingError(flag_of(&RunConfig::threads) + " " + std::to_string(config.threads) +
+                       ": more than 4x this machine's " + std::to_string(hardware_threads) + " hardware threads");
   }
   if (config.device != "cpu") plan.environment.gpu_verification = kGpuVerification;
   plan.config = std::move(config);
   if (plan.config.ranks > 1 && !plan.config.isolate) {
-    throw SettingError("--ranks " + std::to_string(plan.config.ranks) +
+    throw SettingError(flag_of(&RunConfig::ranks) + " " + std::to_string(plan.config.ranks) +
                        ": each rank is a process of its own; "
                        "isolate must stay on");
   }
@@ -391,7 +397,7 @@ reports::Report run(const RunPlan& plan, const RunObserver& observe) {
 
   report.cells = run_workloads(plan, groups ? &*groups : nullptr, report.reruns, notify);
   if (groups) groups->finish();
-  relate_to_fp32(report);
+  reports::relate_to_fp32(report);
   reports::fill_fractions_of_peak(report);
   report.explanation = reports::explain(report);
   return report;

@@ -17,6 +17,7 @@
 #include "ampbench/harness/numerics_pass.h"
 #include "ampbench/reports/report_json.h"
 #include "worker_allocator.h"
+#include "worker_job.h"
 #include "worker_process.h"
 
 namespace ampbench::harness {
@@ -41,8 +42,8 @@ reports::AllocatorRecord apply_allocator(const nlohmann::json& task) {
 
 nlohmann::json run_task(const nlohmann::json& task, const WorkerTaskInspector& inspect) {
   auto allocator = apply_allocator(task);
-  const auto kind = task.at("kind").get<std::string>();
-  if (kind == "gemm_peaks") {
+  const auto job = detail::job_of(task);
+  if (job == detail::WorkerJob::kGemmPeaks) {
     // The run's first worker also reports what the policy found, for the report's environment.
     allocator.page_fault_s = detail::measure_page_fault_s();
     return {{"gemm_peaks", measure_gemm_peaks(task.at("device").get<std::string>(), task.at("threads").get<int>())},
@@ -53,7 +54,7 @@ nlohmann::json run_task(const nlohmann::json& task, const WorkerTaskInspector& i
   const WorkloadProgressSink emit = [](const WorkloadProgress& progress) {
     detail::emit_progress(progress_json(progress));
   };
-  if (kind == "numerics") return {{"numerics", run_numerics(workload, emit)}};
+  if (job == detail::WorkerJob::kNumerics) return {{"numerics", run_numerics(workload, emit)}};
   return {{"cells", run_workload(workload, emit)}};
 }
 

@@ -149,8 +149,8 @@ std::string allocator_library_path(AllocatorPolicy policy) {
     const auto path = std::filesystem::path(folder) / info.library;
     if (access(path.c_str(), R_OK) == 0) return path.string();
   }
-  throw reports::SettingError("--allocator " + std::string(info.name) + ": " + std::string(info.library) +
-                              " is not installed (Debian's " + std::string(info.package) +
+  throw reports::SettingError(reports::flag_of(&reports::RunConfig::allocator) + " " + std::string(info.name) + ": " +
+                              std::string(info.library) + " is not installed (Debian's " + std::string(info.package) +
                               " provides it; scripts/bootstrap installs it)");
 }
 
@@ -180,15 +180,17 @@ std::vector<std::string> worker_environment(AllocatorPolicy policy, const std::v
 reports::AllocatorRecord apply_allocator_policy(AllocatorPolicy policy) {
   if (policy == AllocatorPolicy::kGlibcFixed) {
     if (mallopt(M_MMAP_THRESHOLD, kFixedMmapThreshold) != 1 || mallopt(M_TRIM_THRESHOLD, kFixedTrimThreshold) != 1)
-      throw std::runtime_error("--allocator glibc-fixed: glibc refused the thresholds (mallopt)");
+      throw std::runtime_error(reports::flag_of(&reports::RunConfig::allocator) +
+                               " glibc-fixed: glibc refused the thresholds (mallopt)");
   }
   reports::AllocatorRecord record;
   record.policy = std::string(reports::to_string(policy));
   record.library = malloc_library();
   if (!is_expected_library(policy, record.library)) {
     const auto& info = reports::allocator_policy_info(policy);
-    throw std::runtime_error("--allocator " + record.policy + ": malloc in this process comes from " + record.library +
-                             ", not " + (info.library.empty() ? "glibc" : std::string(info.library)) +
+    throw std::runtime_error(reports::flag_of(&reports::RunConfig::allocator) + " " + record.policy +
+                             ": malloc in this process comes from " + record.library + ", not " +
+                             (info.library.empty() ? "glibc" : std::string(info.library)) +
                              (info.library.empty() ? ""
                                                    : " (with --no-isolate, start ampbench under LD_PRELOAD=" +
                                                          std::string(info.library) + ")"));

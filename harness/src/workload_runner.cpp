@@ -15,12 +15,12 @@
 #include "ampbench/harness/time_breakdown.h"
 #include "ampbench/harness/training_state_snapshot.h"
 #include "ampbench/harness/workload_task.h"
+#include "ampbench/reports/derived_figures.h"
 #include "ampbench/reports/stats.h"
 #include "device_hooks.h"
 #include "error_text.h"
 #include "precision_audit.h"
 #include "process_group.h"
-#include "step_figures.h"
 
 namespace ampbench::harness {
 namespace {
@@ -122,10 +122,8 @@ detail::RoundRules round_rules(const WorkloadTask& task, const Placement& place,
                               : detail::auto_steps_per_round(pass_seconds, rules.time_cap_s, rules.max_steps);
   if (place.data_parallel()) {
     rules.steps_per_round = static_cast<std::int64_t>(place.agreed(static_cast<double>(rules.steps_per_round)));
-    rules.agree_stop = [&place](const std::string& reason) {
-      static const std::vector<std::string> kReasons{"", "precision reached", "step cap", "time cap"};
-      const auto mine = std::find(kReasons.begin(), kReasons.end(), reason) - kReasons.begin();
-      return kReasons.at(static_cast<std::size_t>(place.agreed(static_cast<double>(mine))));
+    rules.agree_stop = [&place](detail::StopReason reason) {
+      return static_cast<detail::StopReason>(static_cast<int>(place.agreed(static_cast<double>(reason))));
     };
   }
   return rules;
@@ -139,7 +137,7 @@ void fill_throughput(detail::ModeSession& session, reports::CellResult& cell) {
   const auto flops = step_flops(workload);
   throughput.flops_per_step = flops.flops_per_step;
   throughput.flops_source = flops.source;
-  detail::derive_step_figures(cell);
+  reports::derive_step_figures(cell);
 }
 
 void fill_memory(detail::ModeSession& session, c10::Device device,
@@ -173,12 +171,13 @@ void fill_timed(const detail::RoundsOutcome& outcome, const detail::SessionTimes
   cell.host_step_times_s = times.host_step_s;
   cell.losses = slot.session->losses();
   cell.grad_norms = slot.session->grad_norms();
-  cell.throughput.stop_reason = outcome.stop_reason;
+  cell.throughput.stop_reason = detail::to_string(outcome.stop_reason);
   reports::Rounds rounds;
   rounds.interleaved_modes = interleaved_modes;
   rounds.step_round = times.step_round;
   rounds.step_time_s = times.round_median_s;
   rounds.probe_s = outcome.probe_round_median_s;
+  rounds.probe = outcome.probe;
   rounds.round_replicate.assign(times.round_median_s.size(), replicate);
   cell.rounds = std::move(rounds);
   if (const auto* scaler = slot.session->scaler()) cell.scaler = scaler_telemetry(*scaler);

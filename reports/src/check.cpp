@@ -50,11 +50,11 @@ void judge_by_steps(const CellComparison& cell, const CheckOptions& options, Cel
       "step time " + detail::format_change_ci(cell.time_ratio) + " (" + detail::format_duration(cell.base_time.median) +
       " -> " + detail::format_duration(cell.current_time.median) + "), U test p " + format_p_value(cell.u_test.p_value);
   if (significant && change > options.max_slowdown) {
-    check.verdict = "regressed";
+    check.verdict = Verdict::kRegressed;
     check.reasons.push_back(figures + " < alpha " + detail::format_general(options.alpha) + ", beyond the " +
                             format_percent(options.max_slowdown, false) + " threshold");
   } else if (significant && change < -options.max_slowdown) {
-    if (check.verdict == "pass") check.verdict = "improved";
+    if (check.verdict == Verdict::kPass) check.verdict = Verdict::kImproved;
     check.reasons.push_back(figures + ": faster");
   } else if (std::fabs(change) > options.max_slowdown) {
     check.reasons.push_back(figures + ": beyond the threshold but not significant");
@@ -93,14 +93,14 @@ void judge_by_rounds(const CellComparison& cell, const CheckOptions& options, Ce
   const bool per_probe_resolved = per_probe.p_value < options.alpha;
   const bool raw_confirms = beyond_threshold(raw, options) == direction;
   if (per_probe_resolved && raw_confirms && direction > 0) {
-    check.verdict = "regressed";
+    check.verdict = Verdict::kRegressed;
     check.reasons.push_back(figures + " < alpha " + detail::format_general(options.alpha) + ", beyond the " +
                             format_percent(options.max_slowdown, false) + " threshold");
   } else if (per_probe_resolved && raw_confirms) {
-    if (check.verdict == "pass") check.verdict = "improved";
+    if (check.verdict == Verdict::kPass) check.verdict = Verdict::kImproved;
     check.reasons.push_back(figures + ": faster");
   } else {
-    if (check.verdict == "pass") check.verdict = "inconclusive";
+    if (check.verdict == Verdict::kPass) check.verdict = Verdict::kInconclusive;
     check.reasons.push_back(figures + (per_probe_resolved
                                            ? ": beyond the threshold per machine probe, but the raw step time "
                                              "changed less (the probe moved the other way)"
@@ -112,13 +112,14 @@ void check_step_time(const CellComparison& cell, const CheckOptions& options, Ce
   if (cell.normalised_rounds && cell.raw_rounds) {
     judge_by_rounds(cell, options, check);
   } else {
+    if (!cell.probe_mismatch.empty()) check.reasons.push_back(cell.probe_mismatch + ": compared step by step");
     judge_by_steps(cell, options, check);
   }
 }
 
 void check_memory(const CellComparison& cell, const CheckOptions& options, CellCheck& check) {
   if (!cell.memory_ratio || *cell.memory_ratio - 1.0 <= options.max_memory_growth) return;
-  check.verdict = "regressed";
+  check.verdict = Verdict::kRegressed;
   check.reasons.push_back("peak memory " + format_percent(*cell.memory_ratio - 1.0, true) + " (" +
                           detail::format_bytes(cell.base_peak_bytes) + " -> " +
                           detail::format_bytes(cell.current_peak_bytes) + "), beyond the " +
@@ -130,40 +131,42 @@ void check_memory(const CellComparison& cell, const CheckOptions& options, CellC
 void check_divergence(const CellComparison& cell, const CheckOptions& options, CellCheck& check) {
   if (!cell.current_divergence) return;
   const Divergence& current = *cell.current_divergence;
-  const std::string base_verdict = cell.base_divergence ? cell.base_divergence->verdict : "none";
-  const bool base_failed = base_verdict == "diverged" || base_verdict == "non-finite loss";
+  const auto& base = cell.base_divergence;
+  const std::string base_verdict = base ? std::string(to_string(base->verdict)) : "none";
+  const bool base_failed = base && is_failure(base->verdict);
+  const bool non_finite = current.verdict == DivergenceVerdict::kNonFiniteLoss;
   const std::string figures = "eval loss " + detail::format_small_fraction(current.final_relative_difference) +
                               " from " + current.reference_mode + ", noise floor " +
                               detail::format_small_fraction(current.final_floor) + " (" +
                               detail::format_general(current.ratio_to_floor) + "x)";
   bool regressed = false;
-  if (current.verdict == "non-finite loss") {
-    regressed = base_verdict != "non-finite loss";
+  if (non_finite) {
+    regressed = !(base && base->verdict == DivergenceVerdict::kNonFiniteLoss);
   } else if (options.max_divergence) {
     regressed = current.final_relative_difference > *options.max_divergence && current.ratio_to_floor > 1.0;
   } else {
-    regressed = current.verdict == "diverged" && !base_failed;
+    regressed = current.verdict == DivergenceVerdict::kDiverged && !base_failed;
   }
   if (!regressed) return;
-  check.verdict = "regressed";
-  check.reasons.push_back(current.verdict == "non-finite loss" ? "non-finite loss (baseline: " + base_verdict + ")"
+  check.verdict = Verdict::kRegressed;
+  check.reasons.push_back(non_finite ? "non-finite loss (baseline: " + base_verdict + ")"
                           : options.max_divergence
                               ? figures + ", beyond --max-divergence " + format_percent(*options.max_divergence, false)
-                              : figures + ": " + current.verdict + " (baseline: " + base_verdict + ")");
+                              : figures + ": " + std::string(to_string(current.verdict)) +
+                                    " (baseline: " + base_verdict + ")");
 }
 
 void check_grad_norm(const CellComparison& cell, CellCheck& check) {
   if (!cell.current_nonfinite_grad_norm_step) return;
-  check.verdict = "regressed";
+  check.verdict = Verdict::kRegressed;
   check.reasons.push_back("gradient norm not finite at step " + std::to_string(*cell.current_nonfinite_grad_norm_step) +
                           ", a step the optimizer took (no GradScaler skipped it)");
 }
 
 CellCheck check_cell(const CellComparison& cell, const CheckOptions& options) {
-  CellCheck check{cell.key, "pass", {}};
+  CellCheck check{cell.key, Verdict::kPass, {}};
   if (!cell.comparable) {
-    const bool failed_now = cell.note.rfind("failed in current", 0) == 0;
-    check.verdict = failed_now ? "regressed" : "not compared";
+    check.verdict = cell.failed_only_in_current ? Verdict::kRegressed : Verdict::kNotCompared;
     check.reasons.push_back(cell.note);
   } else {
     check_step_time(cell, options, check);
@@ -192,19 +195,39 @@ void require_judging_options(const CheckOptions& options) {
 
 }  // namespace
 
+const char* to_string(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kPass:
+      return "pass";
+    case Verdict::kImproved:
+      return "improved";
+    case Verdict::kInconclusive:
+      return "inconclusive";
+    case Verdict::kRegressed:
+      return "regressed";
+    case Verdict::kMissing:
+      return "missing";
+    case Verdict::kNotCompared:
+      return "not compared";
+  }
+  return "unknown";
+}
+
 CheckResult check_reports(const ReportComparison& comparison, const CheckOptions& options) {
   require_judging_options(options);
   CheckResult result;
   for (const auto& cell : comparison.cells) {
     result.cells.push_back(check_cell(cell, options));
-    if (result.cells.back().verdict == "regressed") ++result.regressed;
-    if (result.cells.back().verdict == "inconclusive") ++result.inconclusive;
+    const auto verdict = result.cells.back().verdict;
+    if (verdict == Verdict::kRegressed) ++result.regressed;
+    if (verdict == Verdict::kInconclusive) ++result.inconclusive;
     if (cell.comparable && !cell.normalised_rounds) ++result.compared_by_steps;
-    if (result.cells.back().verdict == "not compared") ++result.missing;
+    if (verdict == Verdict::kNotCompared) ++result.missing;
   }
-  for (const auto& key : comparison.only_in_base) result.cells.push_back({key, "missing", {"only in the baseline"}});
+  for (const auto& key : comparison.only_in_base)
+    result.cells.push_back({key, Verdict::kMissing, {"only in the baseline"}});
   for (const auto& key : comparison.only_in_current)
-    result.cells.push_back({key, "missing", {"only in the current report"}});
+    result.cells.push_back({key, Verdict::kMissing, {"only in the current report"}});
   result.missing += static_cast<int>(comparison.only_in_base.size() + comparison.only_in_current.size());
   result.passed = result.regressed == 0 && !(options.strict && result.missing > 0);
   return result;

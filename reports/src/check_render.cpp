@@ -25,8 +25,8 @@ std::string check_summary_line(const CheckResult& result, const CheckOptions& op
   line += " (" + describe_check_options(options) + ")";
   if (result.compared_by_steps > 0) {
     line += "\n" + std::to_string(result.compared_by_steps) +
-            " cells compared step by step with the U test (a report without interleaved rounds, from an older "
-            "ampbench): that cannot tell machine drift from a code change";
+            " cells compared step by step with the U test (a report without interleaved rounds, or with another "
+            "machine probe, from an older ampbench): that cannot tell machine drift from a code change";
   }
   return line;
 }
@@ -35,16 +35,17 @@ namespace {
 
 // Regressions first: they are what the reader of a failed CI job is looking for; then what the
 // gate could not decide.
-constexpr const char* kVerdictOrder[] = {"regressed", "inconclusive", "missing", "not compared", "improved", "pass"};
+constexpr Verdict kVerdictOrder[] = {Verdict::kRegressed,   Verdict::kInconclusive, Verdict::kMissing,
+                                     Verdict::kNotCompared, Verdict::kImproved,     Verdict::kPass};
 
 }  // namespace
 
 std::string render_check_text(const CheckResult& result, const CheckOptions& options) {
   std::string out;
-  for (const char* verdict : kVerdictOrder) {
+  for (const auto verdict : kVerdictOrder) {
     for (const auto& cell : result.cells) {
       if (cell.verdict != verdict) continue;
-      std::string label = verdict == std::string("regressed") ? "REGRESSED" : verdict;
+      const std::string label = verdict == Verdict::kRegressed ? "REGRESSED" : to_string(verdict);
       out += label + "  " + cell.key.label() + "\n";
       for (const auto& reason : cell.reasons) out += "    " + detail::one_line(reason, 400) + "\n";
     }
@@ -54,10 +55,10 @@ std::string render_check_text(const CheckResult& result, const CheckOptions& opt
 
 std::string render_check_markdown(const CheckResult& result, const CheckOptions& options) {
   detail::MarkdownTable table({"cell", "verdict", "details"});
-  for (const char* verdict : kVerdictOrder) {
+  for (const auto verdict : kVerdictOrder) {
     for (const auto& cell : result.cells) {
       if (cell.verdict != verdict) continue;
-      table.add_row({cell.key.label(), cell.verdict == "regressed" ? "**regressed**" : cell.verdict,
+      table.add_row({cell.key.label(), verdict == Verdict::kRegressed ? "**regressed**" : to_string(verdict),
                      detail::joined(cell.reasons, "; ")});
     }
   }

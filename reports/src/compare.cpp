@@ -24,6 +24,10 @@ void compare_rounds_of(const CellResult& base, const CellResult& current, CellCo
   result.current_rounds = static_cast<std::int64_t>(c.step_time_s.size());
   result.raw_rounds = compare_rounds(b.step_time_s, c.step_time_s, b.round_replicate, c.round_replicate);
   if (b.probe_s.empty() || c.probe_s.empty()) return;
+  if (b.probe != c.probe) {
+    result.probe_mismatch = "machine probes differ (baseline: " + b.probe + "; current: " + c.probe + ")";
+    return;
+  }
   result.probe_rounds = compare_rounds(b.probe_s, c.probe_s, b.round_replicate, c.round_replicate);
   result.normalised_rounds = compare_rounds(per_probe(b), per_probe(c), b.round_replicate, c.round_replicate);
 }
@@ -111,6 +115,7 @@ ReportComparison compare_reports(const Report& base, const Report& current) {
     result.key = found->first;
     result.note = why_not_comparable(*found->second, cell);
     result.comparable = result.note.empty();
+    result.failed_only_in_current = found->second->status == CellStatus::kOk && cell.status != CellStatus::kOk;
     if (result.comparable) compare_times(*found->second, cell, result);
     compare_memory_and_divergence(*found->second, cell, result);
     for (const auto& [run, report, compared] :

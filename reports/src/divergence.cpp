@@ -67,13 +67,13 @@ Divergence compute_divergence(const Numerics& reference, const Numerics& amp) {
   result.ratio_to_floor = result.final_relative_difference / floor;
 
   if (amp_non_finite) {
-    result.verdict = "non-finite loss";
+    result.verdict = DivergenceVerdict::kNonFiniteLoss;
   } else if (result.ratio_to_floor > kFloorMultiple) {
-    result.verdict = "diverged";
+    result.verdict = DivergenceVerdict::kDiverged;
   } else if (result.ratio_to_floor > 1.0) {
-    result.verdict = "above the floor";
+    result.verdict = DivergenceVerdict::kAboveFloor;
   } else {
-    result.verdict = "within the noise floor";
+    result.verdict = DivergenceVerdict::kWithinFloor;
   }
   return result;
 }

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "ampbench/reports/compare.h"
+#include "ampbench/reports/derived_figures.h"
 #include "explain_page_faults.h"
 #include "format.h"
 
@@ -256,15 +257,6 @@ void unaligned_finding(const CellResult& cell, std::vector<Finding>& out) {
        {"unaligned_share", breakdown.unaligned_matmul_s / matmul}});
 }
 
-const CellResult* fp32_of(const Report& report, const CellResult& cell) {
-  for (const auto& other : report.cells) {
-    if (other.mode == "fp32" && other.workload == cell.workload && other.device == cell.device &&
-        other.preset == cell.preset && other.ranks == cell.ranks && other.status == CellStatus::kOk)
-      return &other;
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 std::vector<Finding> explain(const Report& report) {
@@ -272,7 +264,7 @@ std::vector<Finding> explain(const Report& report) {
   for (const auto& cell : report.cells) {
     if (cell.status != CellStatus::kOk || !cell.settings.autocast) continue;
     const auto before = out.size();
-    const CellResult* fp32 = fp32_of(report, cell);
+    const CellResult* fp32 = reference_cell(report, cell);
     gemm_finding(report, cell, out);
     if (cell.breakdown) shares_finding(cell, out);
     if (cell.breakdown && fp32 != nullptr && fp32->breakdown) amdahl_finding(cell, *fp32, out);

@@ -263,15 +263,17 @@ Divergence read_divergence(const json& in, const std::string& path) {
   value.ratio_to_floor = fields.number_or_null("ratio_to_floor");
   value.floor_multiple = fields.number_or_null("floor_multiple");
   // check decides on the verdict: an unknown one must not read as "not worse".
-  value.verdict = fields.text("verdict");
-  static const std::vector<std::string> kVerdicts{"within the noise floor", "above the floor", "diverged",
-                                                  "non-finite loss"};
-  if (std::find(kVerdicts.begin(), kVerdicts.end(), value.verdict) == kVerdicts.end()) {
-    fail_at(fields.path_of("verdict"),
-            "expected \"within the noise floor\", \"above the floor\", \"diverged\" or "
-            "\"non-finite loss\", got \"" +
-                value.verdict + "\"");
+  const auto verdict = fields.text("verdict");
+  const auto known = divergence_verdict_named(verdict);
+  if (!known) {
+    std::string expected;
+    for (std::size_t i = 0; i < kDivergenceVerdicts.size(); ++i) {
+      const char* separator = i == 0 ? "" : i + 1 == kDivergenceVerdicts.size() ? " or " : ", ";
+      expected += separator + ("\"" + std::string(to_string(kDivergenceVerdicts[i])) + "\"");
+    }
+    fail_at(fields.path_of("verdict"), "expected " + expected + ", got \"" + verdict + "\"");
   }
+  value.verdict = *known;
   fields.finish();
   return value;
 }
@@ -317,7 +319,12 @@ void check_round_replicates(const std::vector<std::int64_t>& replicates, std::si
   }
 }
 
-Rounds read_rounds(const json& in, const std::string& path, std::size_t timed_steps) {
+// Reports from before the probe was named timed a float32 at::mm, 256x256 on a CPU.
+std::string probe_before_names(const std::string& device) {
+  return device == "cpu" ? kCpuMatmulProbe : kGpuMatmulProbe;
+}
+
+Rounds read_rounds(const json& in, const std::string& path, std::size_t timed_steps, const std::string& device) {
   ObjectReader fields(in, path);
   Rounds value;
   value.interleaved_modes =
@@ -328,6 +335,8 @@ Rounds read_rounds(const json& in, const std::string& path, std::size_t timed_st
       read_array<std::int64_t>(fields.required("step_round"), fields.path_of("step_round"), read_integer);
   value.step_time_s = step_times(fields.required("step_time_s"), fields.path_of("step_time_s"));
   value.probe_s = step_times(fields.required("probe_s"), fields.path_of("probe_s"));
+  const auto* probe = fields.optional("probe");
+  value.probe = probe != nullptr ? read_string(*probe, fields.path_of("probe")) : probe_before_names(device);
   if (const auto* replicates = fields.optional("round_replicate")) {
     value.round_replicate = read_array<std::int64_t>(*replicates, fields.path_of("round_replicate"), read_integer);
   }
@@ -501,7 +510,7 @@ CellResult read_cell(const json& in, const std::string& path, ReportVersion vers
   if (divergence != nullptr && !divergence->contains("p_value"))
     value.divergence = read_divergence(*divergence, fields.path_of("divergence"));
   if (const auto* rounds = fields.optional("rounds")) {
-    value.rounds = read_rounds(*rounds, fields.path_of("rounds"), value.step_times_s.size());
+    value.rounds = read_rounds(*rounds, fields.path_of("rounds"), value.step_times_s.size(), value.device);
   }
   value.speedup_vs_fp32 = optional_object("speedup_vs_fp32", read_ratio);
   value.memory_ratio_vs_fp32 = optional_object("memory_ratio_vs_fp32", read_ratio);

@@ -113,7 +113,7 @@ void to_json(nlohmann::json& out, const Divergence& value) {
          {"max_relative_difference", number(value.max_relative_difference)},
          {"ratio_to_floor", number(value.ratio_to_floor)},
          {"floor_multiple", number(value.floor_multiple)},
-         {"verdict", value.verdict}};
+         {"verdict", to_string(value.verdict)}};
 }
 
 void to_json(nlohmann::json& out, const RoundEstimate& value) {
@@ -130,6 +130,7 @@ void to_json(nlohmann::json& out, const Rounds& value) {
          {"step_round", value.step_round},
          {"step_time_s", numbers(value.step_time_s)},
          {"probe_s", numbers(value.probe_s)},
+         {"probe", value.probe},
          {"round_replicate", value.round_replicate},
          {"step_time", value.step_time}};
 }

@@ -7,6 +7,7 @@
 
 #include "ampbench/reports/allocator_policy.h"
 #include "ampbench/reports/compare.h"
+#include "ampbench/reports/derived_figures.h"
 #include "ampbench/reports/report_json.h"
 #include "json_reader.h"
 #include "report_json_read.h"
@@ -169,6 +170,7 @@ Report parse_report(const nlohmann::json& in) {
   fields.finish();
   detail::require_unique_cells(report.cells);
   detail::check_rounds_agree(report.cells);
+  require_derived_figures_match(report);
   return report;
 }
 

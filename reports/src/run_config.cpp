@@ -6,6 +6,7 @@
 #include <limits>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -179,6 +180,7 @@ RunConfigField field(T RunConfig::*member, std::string key, std::string flag, st
   out.read = [member](RunConfig& config, const json& value) { config.*member = Codec<T>::read(value); };
   out.parse = [member](RunConfig& config, const std::string& text) { config.*member = Codec<T>::parse(text); };
   out.show = [member](const RunConfig& config) { return Codec<T>::show(config.*member); };
+  out.member = &(detail::member_anchor().*member);
   return out;
 }
 
@@ -266,39 +268,62 @@ const std::vector<RunConfigField>& run_config_fields() {
 }
 
 void validate_run_config(const RunConfig& config) {
-  require_distinct(config.workloads, "--workloads");
-  require(config.modes.empty() || !config.modes.front().empty(), "--modes: no mode given");
-  require_distinct(config.modes, "--modes");
-  require_positive(config.max_steps, kMaxStepsPerCell, "--steps");
-  require_positive(config.min_steps, kMaxStepsPerCell, "--min-steps");
-  require(config.min_steps <= config.max_steps, "--min-steps (" + std::to_string(config.min_steps) +
-                                                    ") must not exceed --steps (" + std::to_string(config.max_steps) +
-                                                    ")");
-  require_range<std::int64_t>(config.warmup, 0, kMaxWarmupSteps, "--warmup");
-  require_range<std::int64_t>(config.min_rounds, 2, kMaxRounds, "--min-rounds");
-  require_range<std::int64_t>(config.round_steps, 0, kMaxStepsPerCell, "--round-steps");
-  require_range<std::int64_t>(config.replicates, 1, kMaxReplicates, "--replicates");
-  require(config.replicates <= config.max_steps, "--replicates (" + std::to_string(config.replicates) +
-                                                     ") must not exceed --steps (" + std::to_string(config.max_steps) +
-                                                     "): each needs a step");
-  require(config.max_noise > 0.0 && config.max_noise < 1.0, "--max-noise must be in (0, 1)");
+  using C = RunConfig;
+  const auto& steps = flag_of(&C::max_steps);
+  require_distinct(config.workloads, flag_of(&C::workloads));
+  require(config.modes.empty() || !config.modes.front().empty(), flag_of(&C::modes) + ": no mode given");
+  require_distinct(config.modes, flag_of(&C::modes));
+  require_positive(config.max_steps, kMaxStepsPerCell, steps);
+  require_positive(config.min_steps, kMaxStepsPerCell, flag_of(&C::min_steps));
+  require(config.min_steps <= config.max_steps, flag_of(&C::min_steps) + " (" + std::to_string(config.min_steps) +
+                                                    ") must not exceed " + steps + " (" +
+                                                    std::to_string(config.max_steps) + ")");
+  require_range<std::int64_t>(config.warmup, 0, kMaxWarmupSteps, flag_of(&C::warmup));
+  require_range<std::int64_t>(config.min_rounds, 2, kMaxRounds, flag_of(&C::min_rounds));
+  require_range<std::int64_t>(config.round_steps, 0, kMaxStepsPerCell, flag_of(&C::round_steps));
+  require_range<std::int64_t>(config.replicates, 1, kMaxReplicates, flag_of(&C::replicates));
+  require(config.replicates <= config.max_steps, flag_of(&C::replicates) + " (" + std::to_string(config.replicates) +
+                                                     ") must not exceed " + steps + " (" +
+                                                     std::to_string(config.max_steps) + "): each needs a step");
+  require(config.max_noise > 0.0 && config.max_noise < 1.0, flag_of(&C::max_noise) + " must be in (0, 1)");
+  const auto seconds_range = [](const char* open) {
+    return std::string(" must be in ") + open + ", " + detail::format_general(kMaxTimeCapSeconds) + "] seconds";
+  };
   require(config.time_cap_s > 0.0 && config.time_cap_s <= kMaxTimeCapSeconds,
-          "--time-cap must be in (0, " + detail::format_general(kMaxTimeCapSeconds) + "] seconds");
+          flag_of(&C::time_cap_s) + seconds_range("(0"));
   require(config.worker_timeout_s >= 0.0 && config.worker_timeout_s <= kMaxTimeCapSeconds,
-          "--worker-timeout must be in [0, " + detail::format_general(kMaxTimeCapSeconds) + "] seconds");
-  require(config.seed >= 0, "--seed must be >= 0, got " + std::to_string(config.seed));
-  require_range(config.threads, 0, kMaxThreads, "--threads");
-  if (config.batch) require_positive(*config.batch, kMaxBatch, "--batch");
+          flag_of(&C::worker_timeout_s) + seconds_range("[0"));
+  require(config.seed >= 0, flag_of(&C::seed) + " must be >= 0, got " + std::to_string(config.seed));
+  require_range(config.threads, 0, kMaxThreads, flag_of(&C::threads));
+  if (config.batch) require_positive(*config.batch, kMaxBatch, flag_of(&C::batch));
   if (config.numerics_steps)
-    require_range<std::int64_t>(*config.numerics_steps, 0, kMaxStepsPerCell, "--numerics-steps");
-  require_range<std::int64_t>(config.ranks, 1, kMaxRanks, "--ranks");
+    require_range<std::int64_t>(*config.numerics_steps, 0, kMaxStepsPerCell, flag_of(&C::numerics_steps));
+  require_range<std::int64_t>(config.ranks, 1, kMaxRanks, flag_of(&C::ranks));
+  const auto& compression = flag_of(&C::grad_compression);
   require(config.grad_compression == "none" || config.grad_compression == "fp16" || config.grad_compression == "bf16",
-          "--grad-compression must be none, fp16 or bf16, got '" + config.grad_compression + "'");
-  require(config.grad_compression == "none" || config.ranks > 1,
-          "--grad-compression " + config.grad_compression + ": needs --ranks 2 or more (one rank all-reduces nothing)");
+          compression + " must be none, fp16 or bf16, got '" + config.grad_compression + "'");
+  require(config.grad_compression == "none" || config.ranks > 1, compression + " " + config.grad_compression +
+                                                                     ": needs " + flag_of(&C::ranks) +
+                                                                     " 2 or more (one rank all-reduces nothing)");
   require(config.rank_timeout_s > 0.0 && config.rank_timeout_s <= kMaxTimeCapSeconds,
-          "--rank-timeout must be in (0, " + detail::format_general(kMaxTimeCapSeconds) + "] seconds");
+          flag_of(&C::rank_timeout_s) + seconds_range("(0"));
 }
+
+namespace detail {
+
+const RunConfig& member_anchor() {
+  static const RunConfig anchor;
+  return anchor;
+}
+
+const std::string& flag_at(const void* member) {
+  for (const auto& field : run_config_fields()) {
+    if (field.member == member) return field.flag;
+  }
+  throw std::logic_error("flag_of: a RunConfig member without a field in the table");
+}
+
+}  // namespace detail
 
 RunConfig layer_run_config(const nlohmann::json* file, const std::string& file_name,
                            const std::vector<std::pair<const RunConfigField*, std::string>>& flags) {

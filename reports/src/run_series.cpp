@@ -65,7 +65,6 @@ void judge_against_baseline(RunSeries& series) {
       point.reasons = check.reasons;
     }
   }
-  for (auto& row : series.cells) row.points[series.baseline].verdict = "baseline";
 }
 
 }  // namespace
@@ -87,8 +86,9 @@ const CellResult* RunSeries::cell_at(const CellSeries& series, std::size_t run) 
   return index ? &runs.at(run).report.cells.at(*index) : nullptr;
 }
 
-std::string shown_verdict(const std::string& check_verdict) {
-  return check_verdict == "pass" ? "unchanged" : check_verdict;
+std::string shown_verdict(const std::optional<Verdict>& verdict) {
+  if (!verdict) return "baseline";
+  return *verdict == Verdict::kPass ? "unchanged" : to_string(*verdict);
 }
 
 std::string world_size_difference(const std::vector<SeriesInput>& runs) {

@@ -60,7 +60,7 @@ constexpr const char* kHowToRead =
     "<li>Step time: each run's estimate with its 95% interval, over the run's worker processes (or its rounds, "
     "or its steps for older reports and Google Benchmark JSON), as in the run report.</li>\n"
     "<li>Change: current / baseline &minus; 1 of the raw step time with its 95% interval, what a user sees. "
-    "Per machine probe: the same after dividing every round by a fixed float32 GEMM timed in the same rotation, so "
+    "Per machine probe: the same after dividing every round by the machine probe timed in the same rotation, so "
     "a machine that is slower as a whole cancels out; its p value is Welch&rsquo;s t test over the runs&rsquo; "
     "worker processes.</li>\n"
     "<li>Verdict, by <code>ampbench check</code>&rsquo;s rules and thresholds (stated above): "

@@ -27,7 +27,7 @@ std::string speedup_text(const CellResult* cell) {
 
 std::string divergence_text(const std::optional<Divergence>& divergence) {
   if (!divergence) return kNone;
-  if (divergence->verdict == "non-finite loss") return divergence->verdict;
+  if (divergence->verdict == DivergenceVerdict::kNonFiniteLoss) return std::string(to_string(divergence->verdict));
   // Far below the floor, two decimals would print 0.00x: a figure that hides it was measured.
   return divergence->ratio_to_floor < 0.01 ? std::string("<0.01x") : format_ratio(divergence->ratio_to_floor);
 }
@@ -36,7 +36,9 @@ std::string divergence_change_text(const CellComparison& comparison) {
   if (!comparison.base_divergence && !comparison.current_divergence) return kNone;
   std::string text =
       divergence_text(comparison.base_divergence) + " -> " + divergence_text(comparison.current_divergence);
-  const auto verdict = [](const std::optional<Divergence>& d) { return d ? d->verdict : std::string(kNone); };
+  const auto verdict = [](const std::optional<Divergence>& d) {
+    return d ? std::string(to_string(d->verdict)) : std::string(kNone);
+  };
   if (verdict(comparison.base_divergence) != verdict(comparison.current_divergence))
     text += " (" + verdict(comparison.current_divergence) + ")";
   return text;
@@ -152,7 +154,7 @@ std::vector<std::string> detail_lines(const RunSeries& series) {
     if (run == series.baseline) continue;
     for (const auto& cell : series.cells) {
       const auto& point = cell.points[run];
-      if (point.verdict == "pass" && point.reasons.empty()) continue;
+      if (point.verdict == Verdict::kPass && point.reasons.empty()) continue;
       lines.push_back(series.runs[run].label + ": " + cell.key.label() + " " + shown_verdict(point.verdict) + ": " +
                       joined(point.reasons, "; "));
     }

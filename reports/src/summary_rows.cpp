@@ -14,9 +14,10 @@ constexpr std::size_t kPeakReasonWidth = 60;
 
 std::string divergence_text(const std::optional<Divergence>& divergence) {
   if (!divergence) return kNone;
-  if (divergence->verdict == "non-finite loss") return divergence->verdict;
-  return divergence->verdict + " (" + detail::format_small_fraction(divergence->final_relative_difference) +
-         " vs floor " + detail::format_small_fraction(divergence->final_floor) + ")";
+  const std::string verdict(to_string(divergence->verdict));
+  if (divergence->verdict == DivergenceVerdict::kNonFiniteLoss) return verdict;
+  return verdict + " (" + detail::format_small_fraction(divergence->final_relative_difference) + " vs floor " +
+         detail::format_small_fraction(divergence->final_floor) + ")";
 }
 
 // The mean minor faults per timed step ("6.5k"), with the major ones when there were any.

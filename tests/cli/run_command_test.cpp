@@ -125,8 +125,7 @@ TEST_F(RunCommand, TinyRunWritesAReportWhereFp32DescendsAndAmpIsRelatedToIt) {
     ASSERT_TRUE(cell.divergence.has_value()) << cell.mode;
     // Not "diverged"; fp16 may land "above the floor": its GradScaler skips the first steps while
     // the scale backs off from 2^16, and on this tiny model that lag is a few percent.
-    EXPECT_TRUE(cell.divergence->verdict == "within the noise floor" || cell.divergence->verdict == "above the floor")
-        << cell.mode << ": " << cell.divergence->verdict;
+    EXPECT_FALSE(is_failure(cell.divergence->verdict)) << cell.mode << ": " << cell.divergence->verdict;
     EXPECT_EQ(cell.divergence->steps, 64);  // the seed preset's numerics pass
   }
   EXPECT_NE(result.out.find("simplenet"), std::string::npos) << result.out;  // the table

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "ampbench/harness/run.h"
+#include "ampbench/reports/derived_figures.h"
 #include "ampbench/reports/stats.h"
 #include "ampbench/reports/table.h"
 #include "ampbench/workloads/preset.h"
@@ -164,10 +165,13 @@ TEST(NumericsPass, Fp16WithoutScalingDivergesWhereGradientsUnderflowAndTheScaled
   const auto fp16 = ampbench::reports::compute_divergence(fp32, results[1]);
   const auto bf16 = ampbench::reports::compute_divergence(fp32, results[2]);
   const auto noscale = ampbench::reports::compute_divergence(fp32, results[3]);
-  EXPECT_EQ(noscale.verdict, "diverged") << noscale.final_relative_difference << " vs " << noscale.final_floor;
+  EXPECT_EQ(noscale.verdict, ampbench::reports::DivergenceVerdict::kDiverged)
+      << noscale.final_relative_difference << " vs " << noscale.final_floor;
   EXPECT_GT(noscale.ratio_to_floor, ampbench::reports::kFloorMultiple);
-  EXPECT_EQ(fp16.verdict, "within the noise floor") << fp16.final_relative_difference << " vs " << fp16.final_floor;
-  EXPECT_EQ(bf16.verdict, "within the noise floor") << bf16.final_relative_difference << " vs " << bf16.final_floor;
+  EXPECT_EQ(fp16.verdict, ampbench::reports::DivergenceVerdict::kWithinFloor)
+      << fp16.final_relative_difference << " vs " << fp16.final_floor;
+  EXPECT_EQ(bf16.verdict, ampbench::reports::DivergenceVerdict::kWithinFloor)
+      << bf16.final_relative_difference << " vs " << bf16.final_floor;
   // Figures, not just verdicts: both the floor and AMP's distance are measured, not zero.
   EXPECT_GT(fp16.final_floor, 0.0);
   EXPECT_GT(fp16.final_relative_difference, 0.0);
@@ -185,11 +189,11 @@ TEST(NumericsPass, Fp16WithoutScalingDivergesWhereGradientsUnderflowAndTheScaled
     cell.numerics = results[i];
     report.cells.push_back(cell);
   }
-  ampbench::harness::relate_to_fp32(report);
+  ampbench::reports::relate_to_fp32(report);
   const auto table = ampbench::reports::render_table(report);
   EXPECT_NE(table.find("diverged ("), std::string::npos) << table;
   EXPECT_NE(table.find("within the noise floor ("), std::string::npos) << table;
-  EXPECT_EQ(report.cells[3].divergence->verdict, "diverged");
+  EXPECT_EQ(report.cells[3].divergence->verdict, ampbench::reports::DivergenceVerdict::kDiverged);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "ampbench/harness/numerics_pass.h"
 #include "ampbench/harness/run.h"
 #include "ampbench/harness/workload_task.h"
+#include "ampbench/reports/derived_figures.h"
 #include "ampbench/reports/stats.h"
 
 namespace {
@@ -115,7 +116,7 @@ TEST(WorkloadRunner, ConvAndAttentionWorkloadsTrainInEveryPrecision) {
 TEST(WorkloadRunner, AmpCellsAreRelatedToFp32WithIntervalsAndDivergence) {
   ampbench::reports::Report report;
   report.cells = ampbench::harness::run_workload(tiny_task("simplenet", {"fp32", "bf16"}));
-  ampbench::harness::relate_to_fp32(report);
+  ampbench::reports::relate_to_fp32(report);
   const auto& bf16 = report.cells[1];
   ASSERT_TRUE(bf16.speedup_vs_fp32.has_value());
   EXPECT_LE(bf16.speedup_vs_fp32->ci_low, bf16.speedup_vs_fp32->value);
@@ -132,17 +133,17 @@ TEST(WorkloadRunner, DivergenceComesFromTheNumericsPass) {
   ASSERT_EQ(numerics.size(), 2u);
   report.cells[0].numerics = numerics[0];
   report.cells[1].numerics = numerics[1];
-  ampbench::harness::relate_to_fp32(report);
+  ampbench::reports::relate_to_fp32(report);
   const auto& bf16 = report.cells[1];
   ASSERT_TRUE(bf16.divergence.has_value());
   EXPECT_EQ(bf16.divergence->steps, 8);
   EXPECT_GT(bf16.divergence->final_floor, 0.0);
-  EXPECT_NE(bf16.divergence->verdict, "non-finite loss");
+  EXPECT_NE(bf16.divergence->verdict, ampbench::reports::DivergenceVerdict::kNonFiniteLoss);
   EXPECT_FALSE(report.cells[0].divergence.has_value());
   // Without FP32's floor run there is no scale to judge on, so no figure at all.
   report.cells[0].numerics->floor.reset();
   report.cells[1].divergence.reset();
-  ampbench::harness::relate_to_fp32(report);
+  ampbench::reports::relate_to_fp32(report);
   EXPECT_FALSE(report.cells[1].divergence.has_value());
 }
 
@@ -152,7 +153,7 @@ TEST(WorkloadRunner, ModesAreTimedInTheSameRoundsAndPairedByRound) {
   task.config.min_rounds = 4;
   ampbench::reports::Report report;
   report.cells = ampbench::harness::run_workload(task);
-  ampbench::harness::relate_to_fp32(report);
+  ampbench::reports::relate_to_fp32(report);
   ASSERT_EQ(report.cells.size(), 3u);
   for (const auto& cell : report.cells) {
     ASSERT_EQ(cell.status, CellStatus::kOk) << cell.mode << ": " << cell.error;
@@ -162,6 +163,7 @@ TEST(WorkloadRunner, ModesAreTimedInTheSameRoundsAndPairedByRound) {
     EXPECT_EQ(rounds.steps_per_round, 3);
     EXPECT_EQ(rounds.step_time_s.size(), 4u) << cell.mode;  // 12 steps, 3 per round
     EXPECT_EQ(rounds.probe_s.size(), 4u) << cell.mode;
+    EXPECT_EQ(rounds.probe.rfind("float32 MLP training step", 0), 0u) << rounds.probe;
     EXPECT_EQ(rounds.step_round, (std::vector<std::int64_t>{0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3})) << cell.mode;
     EXPECT_EQ(rounds.step_time.rounds, 4);
     EXPECT_LE(rounds.step_time.ci_low, rounds.step_time.value);

@@ -52,7 +52,7 @@ TEST(Check, TenPercentSlowerWithLowNoiseFails) {
   EXPECT_FALSE(result.passed);
   EXPECT_EQ(result.regressed, 1);
   ASSERT_EQ(result.cells.size(), 1u);
-  EXPECT_EQ(result.cells[0].verdict, "regressed");
+  EXPECT_EQ(result.cells[0].verdict, Verdict::kRegressed);
   const std::string text = render_check_text(result, {});
   EXPECT_NE(text.find("REGRESSED  simple_net/fp16/cpu/default\n    step time +"), std::string::npos) << text;
   EXPECT_NE(text.find("beyond the 5.0% threshold"), std::string::npos) << text;
@@ -66,7 +66,7 @@ TEST(Check, OnePercentSlowerPassesEvenWhenSignificant) {
   EXPECT_LT(comparison.cells[0].u_test.p_value, 0.01);  // real, but within the threshold
   const auto result = check_reports(comparison, {});
   EXPECT_TRUE(result.passed);
-  EXPECT_EQ(result.cells[0].verdict, "pass");
+  EXPECT_EQ(result.cells[0].verdict, Verdict::kPass);
 }
 
 TEST(Check, PureNoisePasses) {
@@ -99,7 +99,7 @@ TEST(Check, ImprovementsNeverFail) {
   const auto result =
       check(one_cell_report(noisy_samples(1e-3, 0.01, 50, 40)), one_cell_report(noisy_samples(0.7e-3, 0.01, 50, 41)));
   EXPECT_TRUE(result.passed);
-  EXPECT_EQ(result.cells[0].verdict, "improved");
+  EXPECT_EQ(result.cells[0].verdict, Verdict::kImproved);
 }
 
 TEST(Check, TooFewSamplesAreCalledOut) {
@@ -118,7 +118,8 @@ TEST(Check, MemoryGrowthBeyondThresholdFails) {
 }
 
 // reference, steps, final evaluations, final relative difference, final floor, max, ratio, multiple.
-Divergence divergence(double final_relative_difference, double final_floor, const char* verdict) {
+Divergence divergence(double final_relative_difference, double final_floor, const char* verdict_name) {
+  const auto verdict = divergence_verdict_named(verdict_name).value();
   return Divergence{"fp32",
                     48,
                     4,
@@ -246,14 +247,14 @@ TEST(Compare, ACellMeetsOnlyTheCellOfItsRanks) {
   const auto result = check_reports(compare_reports(base, current), CheckOptions{});
   const auto verdict_of = [&result](const std::string& label) {
     for (const auto& cell : result.cells) {
-      if (cell.key.label() == label) return cell.verdict;
+      if (cell.key.label() == label) return std::optional<Verdict>{cell.verdict};
     }
-    return std::string("(no such cell)");
+    return std::optional<Verdict>{};
   };
-  EXPECT_EQ(verdict_of("simple_net/fp32/cpu/default/ranks=2"), "regressed");
-  EXPECT_EQ(verdict_of("simple_net/fp32/cpu/default"), "missing");
-  EXPECT_EQ(verdict_of("simple_net/fp16/cpu/default/ranks=2"), "pass");
-  EXPECT_EQ(verdict_of("simple_net/fp16/cpu/default"), "pass");
+  EXPECT_EQ(verdict_of("simple_net/fp32/cpu/default/ranks=2"), Verdict::kRegressed);
+  EXPECT_EQ(verdict_of("simple_net/fp32/cpu/default"), Verdict::kMissing);
+  EXPECT_EQ(verdict_of("simple_net/fp16/cpu/default/ranks=2"), Verdict::kPass);
+  EXPECT_EQ(verdict_of("simple_net/fp16/cpu/default"), Verdict::kPass);
   EXPECT_EQ(result.regressed, 1);
   // Against a report of one rank, the 2-rank cells have nothing to meet.
   const auto one_rank = compare_reports(ampbench::testing::make_sample_report(), base);
@@ -304,7 +305,7 @@ TEST(CheckByRounds, AUniformlySlowerMachineIsNotARegression) {
   }
   const auto result = check(rounds_report(step, probe), rounds_report(scaled(step, 1.25), scaled(probe, 1.25)));
   EXPECT_TRUE(result.passed) << render_check_text(result, {});
-  EXPECT_EQ(result.cells[0].verdict, "pass") << render_check_text(result, {});
+  EXPECT_EQ(result.cells[0].verdict, Verdict::kPass) << render_check_text(result, {});
   EXPECT_EQ(result.compared_by_steps, 0);
 }
 
@@ -315,7 +316,7 @@ TEST(CheckByRounds, FifteenPercentSlowerPerProbeFails) {
                                                                       noisy_samples(2e-4, 0.02, 10, 63)));
   EXPECT_FALSE(result.passed);
   ASSERT_EQ(result.cells.size(), 1u);
-  EXPECT_EQ(result.cells[0].verdict, "regressed");
+  EXPECT_EQ(result.cells[0].verdict, Verdict::kRegressed);
   const std::string text = render_check_text(result, {});
   EXPECT_NE(text.find("step time per machine probe +"), std::string::npos) << text;
   EXPECT_NE(text.find("machine probe"), std::string::npos) << text;
@@ -329,11 +330,11 @@ TEST(CheckByRounds, APerProbeChangeTheRawTimeDoesNotConfirmIsInconclusive) {
   const auto probe = noisy_samples(2e-4, 0.005, 10, 91);
   const auto unconfirmed = check(rounds_report(step, probe), rounds_report(scaled(step, 1.03), scaled(probe, 0.92)));
   EXPECT_TRUE(unconfirmed.passed);
-  EXPECT_EQ(unconfirmed.cells[0].verdict, "inconclusive") << render_check_text(unconfirmed, {});
+  EXPECT_EQ(unconfirmed.cells[0].verdict, Verdict::kInconclusive) << render_check_text(unconfirmed, {});
   EXPECT_NE(render_check_text(unconfirmed, {}).find("the raw step time changed less"), std::string::npos)
       << render_check_text(unconfirmed, {});
   const auto confirmed = check(rounds_report(step, probe), rounds_report(scaled(step, 1.12), probe));
-  EXPECT_EQ(confirmed.cells[0].verdict, "regressed") << render_check_text(confirmed, {});
+  EXPECT_EQ(confirmed.cells[0].verdict, Verdict::kRegressed) << render_check_text(confirmed, {});
 }
 
 // +12% in the means but 30% round-to-round noise over 4 rounds: the runs cannot resolve it, so it
@@ -345,7 +346,7 @@ TEST(CheckByRounds, AChangeTheNoiseCannotResolveIsInconclusiveAndPasses) {
   const auto result = check(rounds_report(base, probe), rounds_report(current, probe));
   EXPECT_TRUE(result.passed);
   EXPECT_EQ(result.inconclusive, 1);
-  EXPECT_EQ(result.cells[0].verdict, "inconclusive");
+  EXPECT_EQ(result.cells[0].verdict, Verdict::kInconclusive);
   const std::string text = render_check_text(result, {});
   EXPECT_NE(text.find("cannot resolve it"), std::string::npos) << text;
   EXPECT_NE(text.find("1 inconclusive"), std::string::npos) << text;
@@ -370,11 +371,11 @@ TEST(CheckByRounds, ProcessLevelsThatDifferBetweenRunsMakeAShiftInconclusive) {
   const auto base = rounds_of(levels, 70);
   const auto current = rounds_of(current_levels, 80);
   const auto by_replicates = check(rounds_report(base, probe, replicate), rounds_report(current, probe, replicate));
-  EXPECT_EQ(by_replicates.cells[0].verdict, "inconclusive") << render_check_text(by_replicates, {});
+  EXPECT_EQ(by_replicates.cells[0].verdict, Verdict::kInconclusive) << render_check_text(by_replicates, {});
   EXPECT_NE(render_check_text(by_replicates, {}).find("(4 vs 4 worker processes, 12 vs 12 rounds)"), std::string::npos)
       << render_check_text(by_replicates, {});
   const auto by_rounds = check(rounds_report(base, probe), rounds_report(current, probe));
-  EXPECT_EQ(by_rounds.cells[0].verdict, "regressed") << render_check_text(by_rounds, {});
+  EXPECT_EQ(by_rounds.cells[0].verdict, Verdict::kRegressed) << render_check_text(by_rounds, {});
 }
 
 // Each worker's rounds are contiguous: a replicate index that goes back or skips one is refused.
@@ -393,6 +394,37 @@ TEST(CheckByRounds, InconsistentReplicateIndicesAreRefusedOnRead) {
   }
   json["cells"][0]["rounds"]["round_replicate"] = {0, 0};
   EXPECT_THROW((void)parse_report_or_google_benchmark_text(json.dump(), "r.json"), ReportError);
+}
+
+// Per-probe figures divide by the probe; two probes that timed different work cannot be divided
+// into each other, so the cell is compared by its steps, and the reason names both probes.
+TEST(CheckByRounds, DifferentMachineProbesAreComparedStepByStepAndSaySo) {
+  const auto step = noisy_samples(1e-3, 0.01, 12, 70);
+  const auto probe = noisy_samples(2e-4, 0.01, 12, 71);
+  auto base = rounds_report(step, probe);
+  auto current = rounds_report(step, probe);
+  base.cells[0].rounds->probe = "probe A";
+  current.cells[0].rounds->probe = "probe B";
+  const auto result = check(base, current);
+  EXPECT_EQ(result.compared_by_steps, 1);
+  const auto text = render_check_text(result, {});
+  EXPECT_NE(text.find("machine probes differ (baseline: probe A; current: probe B): compared step by step"),
+            std::string::npos)
+      << text;
+  current.cells[0].rounds->probe = "probe A";
+  EXPECT_EQ(check(base, current).compared_by_steps, 0);
+}
+
+// A report written before the probe was named timed a 256x256 float32 GEMM on a CPU.
+TEST(CheckByRounds, AnUnnamedProbeReadsAsTheGemmOfOlderReports) {
+  auto report = rounds_report({1e-3, 1e-3, 1e-3}, {2e-4, 2e-4, 2e-4});
+  report.cells[0].throughput.step_time_s = summarize(report.cells[0].step_times_s);
+  report.cells[0].rounds->probe = "float32 MLP training step";
+  auto json = nlohmann::json(report);
+  EXPECT_EQ(parse_report_or_google_benchmark_text(json.dump(), "r.json").cells[0].rounds->probe,
+            "float32 MLP training step");
+  json["cells"][0]["rounds"].erase("probe");
+  EXPECT_EQ(parse_report_or_google_benchmark_text(json.dump(), "r.json").cells[0].rounds->probe, kCpuMatmulProbe);
 }
 
 TEST(CheckByRounds, ReportsWithoutRoundsFallBackToTheUTestAndSaySo) {

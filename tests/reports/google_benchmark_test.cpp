@@ -60,7 +60,7 @@ TEST(GoogleBenchmark, CheckJudgesBenchmarksLikeCells) {
                                                     report_from_google_benchmark(benchmark_json(1.2))),
                                     {});
   EXPECT_FALSE(result.passed);
-  EXPECT_EQ(result.cells[0].verdict, "regressed");
+  EXPECT_EQ(result.cells[0].verdict, Verdict::kRegressed);
 }
 
 TEST(GoogleBenchmark, WrongTypesAreNamed) {

@@ -194,8 +194,7 @@ TEST_F(HtmlInBrowser, DataParallelRendersApartFromOneRank) {
 // one missing and another torch): the script finishes, every chart is drawn, rows carry verdicts.
 ampbench::reports::RunSeries three_runs() {
   using ampbench::testing::make_sample_report;
-  auto third = make_sample_report();
-  for (double& t : third.cells[0].step_times_s) t *= 1.5;
+  auto third = ampbench::testing::with_slower_steps(make_sample_report(), 0, 1.5);
   third.cells.erase(third.cells.begin() + 1);
   third.environment.torch_version = "2.16.0";
   return ampbench::reports::build_run_series(

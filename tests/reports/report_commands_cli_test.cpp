@@ -118,8 +118,7 @@ TEST_F(ReportCommands, CheckPassesOnTheSameReport) {
 }
 
 TEST_F(ReportCommands, CheckFailsOnARegressionAndNamesIt) {
-  auto slower = make_sample_report();
-  for (double& t : slower.cells[0].step_times_s) t *= 1.2;
+  const auto slower = ampbench::testing::with_slower_steps(make_sample_report(), 0, 1.2);
   const auto current = (dir_ / "slower.json").string();
   ampbench::reports::write_report_atomically(slower, current);
   const auto result =
@@ -185,8 +184,7 @@ TEST_F(ReportCommands, CompareWritesStrictJson) {
 // Three runs: the text has the trend, --md and --html are written, and the thresholds are check's
 // flags (a 60% slowdown allowed turns the regression into "unchanged").
 TEST_F(ReportCommands, CompareReadsManyRunsAndWritesMarkdownAndHtml) {
-  auto slower = make_sample_report();
-  for (double& t : slower.cells[0].step_times_s) t *= 1.5;
+  const auto slower = ampbench::testing::with_slower_steps(make_sample_report(), 0, 1.5);
   const auto second = (dir_ / "second.json").string();
   const auto third = (dir_ / "third.json").string();
   ampbench::reports::write_report_atomically(make_sample_report(), second);
@@ -231,8 +229,7 @@ TEST_F(ReportCommands, CompareRefusesTooFewReportsATwiceGivenFileAndMixedKinds) 
 }
 
 TEST_F(ReportCommands, CheckWritesTheComparisonPageWithTheGatesVerdict) {
-  auto slower = make_sample_report();
-  for (double& t : slower.cells[0].step_times_s) t *= 1.5;
+  const auto slower = ampbench::testing::with_slower_steps(make_sample_report(), 0, 1.5);
   const auto current = (dir_ / "current.json").string();
   ampbench::reports::write_report_atomically(slower, current);
   const auto html = (dir_ / "check.html").string();

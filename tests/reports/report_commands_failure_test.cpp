@@ -99,6 +99,18 @@ TEST_F(ReportCommandFailures, StepTimesThatAreNotPositiveCannotBeJudged) {
                  empty + ": cells[0].step_times_s: a cell with status \"ok\" needs step times");
 }
 
+// A summary that no longer describes its samples is refused by every command, not judged.
+TEST_F(ReportCommandFailures, DerivedFiguresThatDisagreeWithTheSamplesAreRefused) {
+  auto json = nlohmann::json(make_sample_report());
+  json["cells"][0]["throughput"]["step_time_s"]["median"] = 0.5;
+  const auto edited = crafted("edited.json", json.dump());
+  const std::string culprit = edited +
+                              ": cells[0].throughput.step_time_s.median: 0.5 is stored, but the report's "
+                              "samples give 0.00125";
+  expect_refused(ampbench_cli({"check", "--baseline", good_, "--current", edited}), "--current " + culprit);
+  expect_refused(ampbench_cli({"report", edited}), culprit);
+}
+
 TEST_F(ReportCommandFailures, NonUtf8TextInAReportIsNamed) {
   std::string text = nlohmann::json(make_sample_report()).dump();
   text.insert(text.find("\"hostname\":\"") + 12, "\xff");

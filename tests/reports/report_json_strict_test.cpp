@@ -3,6 +3,7 @@
 // does not know, more samples than the limit; and JSON writing that survives non-UTF-8 strings.
 #include <gtest/gtest.h>
 
+#include "ampbench/reports/derived_figures.h"
 #include "ampbench/reports/google_benchmark.h"
 #include "ampbench/reports/report_json.h"
 #include "sample_report.h"
@@ -47,18 +48,87 @@ TEST(StrictJson, RoundsAgreeAmongTheCellsOfOneRanks) {
     timed.steps_per_round = static_cast<std::int64_t>(cell.step_times_s.size() / rounds);
     for (std::size_t step = 0; step < cell.step_times_s.size(); ++step)
       timed.step_round.push_back(static_cast<std::int64_t>(step * rounds / cell.step_times_s.size()));
-    timed.step_time_s.assign(rounds, cell.throughput.step_time_s.median);
+    timed.step_time_s.assign(rounds, 0.0);
     cell.rounds = timed;
+    derive_step_figures(cell);
   };
   Report report = ampbench::testing::make_data_parallel_report();
   with_rounds(report.cells[0], 5);  // simple_net fp32 and fp16 on 1 rank
   with_rounds(report.cells[1], 5);
   with_rounds(report.cells[3], 3);  // and on 2 ranks
   with_rounds(report.cells[4], 3);
+  relate_to_fp32(report);
   EXPECT_EQ(json_error(nlohmann::json(report)), "(no error)");
   with_rounds(report.cells[4], 6);
   EXPECT_EQ(json_error(nlohmann::json(report)),
             "r.json: cells[4].rounds.step_time_s: 6 rounds, but cells[3] (fp32), timed in the same rounds, has 3");
+}
+
+// The sample report with SimpleNet's FP32 and FP16 cells timed in the same five rounds, every
+// derived figure computed from the samples as a run computes it.
+Report sample_with_rounds() {
+  Report report = make_sample_report();
+  for (auto* cell : {&report.cells[0], &report.cells[1]}) {
+    Rounds rounds;
+    rounds.interleaved_modes = {"fp32", "fp16"};
+    rounds.steps_per_round = 6;
+    for (std::size_t step = 0; step < cell->step_times_s.size(); ++step)
+      rounds.step_round.push_back(static_cast<std::int64_t>(step / 6));
+    rounds.step_time_s.assign(5, 0.0);
+    rounds.probe_s.assign(5, 2e-4);
+    cell->rounds = rounds;
+    derive_step_figures(*cell);
+  }
+  relate_to_fp32(report);
+  return report;
+}
+
+// A gate that read stored summaries would judge figures no longer true of the samples beside them.
+TEST(StrictJson, DerivedFiguresMustAgreeWithTheirSamples) {
+  const auto good = nlohmann::json(sample_with_rounds());
+  EXPECT_EQ(json_error(good), "(no error)");
+  // The case: every step 5x slower, its summary too, the round medians left as they were.
+  auto slower = sample_with_rounds();
+  const auto rounds = *slower.cells[0].rounds;
+  for (double& t : slower.cells[0].step_times_s) t *= 5.0;
+  derive_step_figures(slower.cells[0]);
+  slower.cells[0].rounds = rounds;
+  EXPECT_EQ(json_error(nlohmann::json(slower)).rfind("r.json: cells[0].rounds.step_time_s[0]: 0.00124", 0), 0u)
+      << json_error(nlohmann::json(slower));
+  auto json = good;
+  json["cells"][0]["throughput"]["step_time_s"]["median"] = 0.5;
+  EXPECT_EQ(json_error(json),
+            "r.json: cells[0].throughput.step_time_s.median: 0.5 is stored, but the report's samples give 0.00125 (a "
+            "derived figure must agree with the samples it summarises)");
+  json = good;
+  json["cells"][0]["rounds"]["step_time"]["ci_high"] = 1.0;
+  EXPECT_EQ(json_error(json).rfind("r.json: cells[0].rounds.step_time.ci_high: 1 is stored", 0), 0u);
+  json = good;
+  json["cells"][1]["speedup_vs_fp32"]["value"] = 2.0;
+  EXPECT_EQ(json_error(json).rfind("r.json: cells[1].speedup_vs_fp32.value: 2 is stored", 0), 0u);
+  json = good;
+  json["cells"][1]["memory_ratio_vs_fp32"]["value"] = 0.5;
+  EXPECT_EQ(json_error(json).rfind("r.json: cells[1].memory_ratio_vs_fp32.value: 0.5 is stored", 0), 0u);
+  json = good;
+  json["cells"][2]["divergence"]["verdict"] = "within the noise floor";
+  EXPECT_EQ(json_error(json).rfind("r.json: cells[2].divergence.verdict: \"within the noise floor\" is stored", 0), 0u)
+      << json_error(json);
+  json = good;
+  json["cells"][1]["throughput"]["samples_per_s"] = 1.0;
+  EXPECT_EQ(json_error(json).rfind("r.json: cells[1].throughput.samples_per_s: 1 is stored", 0), 0u);
+}
+
+// A figure with nothing to derive it from is as untrue as a wrong one; a figure left out is not.
+TEST(StrictJson, ARelationNeedsTheCellItRelatesTo) {
+  auto json = nlohmann::json(sample_with_rounds());
+  json["cells"][0]["speedup_vs_fp32"] = {{"value", 1.0}, {"ci_low", 1.0}, {"ci_high", 1.0}};
+  EXPECT_EQ(json_error(json),
+            "r.json: cells[0].speedup_vs_fp32: is stored, but the report has no cell it can be "
+            "derived from");
+  json = nlohmann::json(sample_with_rounds());
+  json["cells"][1]["speedup_vs_fp32"] = nullptr;
+  json["cells"][1]["divergence"] = nullptr;
+  EXPECT_EQ(json_error(json), "(no error)");
 }
 
 TEST(StrictJson, DeepNestingIsRefused) {
@@ -110,6 +180,8 @@ TEST(StrictJson, TwoCellsWithOneKeyAreRefused) {
   EXPECT_EQ(json_error(json), "r.json: cells[6]: the same workload, mode, device, preset and ranks as cells[2]");
   // The same cell on 2 ranks is another cell.
   json["cells"][6]["ranks"] = 2;
+  for (const char* relation : {"speedup_vs_fp32", "memory_ratio_vs_fp32", "divergence"})
+    json["cells"][6][relation] = nullptr;  // there is no FP32 cell of 2 ranks to relate it to
   EXPECT_EQ(json_error(json), "(no error)");
 }
 
@@ -162,6 +234,7 @@ TEST(StrictJson, AFailedNumericsPassMayStopEarly) {
   numerics["run"]["train_loss"] = nlohmann::json::array();
   EXPECT_EQ(json_error(json), "r.json: cells[1].numerics.run.eval_loss: 0 values for 9 evaluations (eval_steps)");
   numerics["error"] = "numerics pass: the worker was killed by signal 9";
+  json["cells"][1]["divergence"] = nullptr;  // a failed pass has no divergence (derived_figures.h)
   EXPECT_EQ(json_error(json), "(no error)");
   numerics["run"]["eval_loss"] = std::vector<double>(10, 1.0);
   EXPECT_EQ(json_error(json), "r.json: cells[1].numerics.run.eval_loss: 10 values for 9 evaluations (eval_steps)");

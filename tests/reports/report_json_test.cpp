@@ -9,6 +9,7 @@
 #include <functional>
 #include <limits>
 
+#include "ampbench/reports/derived_figures.h"
 #include "sample_report.h"
 #include "support/scratch_dir.h"
 
@@ -65,19 +66,23 @@ TEST(ReportJson, NumericsAndDivergenceRoundTrip) {
   EXPECT_EQ(parsed.cells[0].numerics->run.train_loss, report.cells[0].numerics->run.train_loss);
   EXPECT_EQ(parsed.cells[5].numerics->run.wall_s, 5.6);
   ASSERT_TRUE(parsed.cells[5].divergence.has_value());
-  EXPECT_EQ(parsed.cells[5].divergence->verdict, "above the floor");
+  EXPECT_EQ(parsed.cells[5].divergence->verdict, DivergenceVerdict::kAboveFloor);
   EXPECT_EQ(parsed.cells[5].divergence->final_evaluations, 2);
   EXPECT_EQ(parsed.cells[5].divergence->ratio_to_floor, report.cells[5].divergence->ratio_to_floor);
   EXPECT_EQ(parsed.config.numerics_steps, std::optional<std::int64_t>(16));
   // A non-finite eval loss is null in JSON and NaN again when read.
   Report with_nan = report;
   with_nan.cells[1].numerics->run.eval_loss[4] = std::numeric_limits<double>::quiet_NaN();
+  relate_to_fp32(with_nan);  // its divergence follows (a stale one is refused on read)
   const auto nan_json = nlohmann::json(with_nan);
   EXPECT_TRUE(nan_json["cells"][1]["numerics"]["run"]["eval_loss"][4].is_null());
   EXPECT_TRUE(std::isnan(parse_report(nan_json).cells[1].numerics->run.eval_loss[4]));
   // A report without the pass (turned off, or older): no numerics, no numerics_steps.
   auto old = json;
-  for (auto& cell : old["cells"]) cell.erase("numerics");
+  for (auto& cell : old["cells"]) {
+    cell.erase("numerics");
+    cell.erase("divergence");  // derived from the passes: none without them
+  }
   old["config"].erase("numerics_steps");
   const Report without = parse_report(old);
   EXPECT_FALSE(without.cells[0].numerics.has_value());
@@ -185,7 +190,7 @@ TEST(ReportJson, AVersion1ReportReadsAsOneRankAndIsWrittenAsVersion2) {
   EXPECT_EQ(report.config.ranks, 1);
   EXPECT_EQ(report.config.grad_compression, "none");
   EXPECT_EQ(report.cells[4].status, CellStatus::kFailed);
-  EXPECT_EQ(report.cells[2].divergence->verdict, "diverged");
+  EXPECT_EQ(report.cells[2].divergence->verdict, DivergenceVerdict::kDiverged);
 
   auto written = nlohmann::json::parse(report_to_text(report));
   EXPECT_EQ(written["schema"], "ampbench.report/2");

@@ -40,12 +40,13 @@ TEST(RunSeries, VerdictsAreChecksForTheSameThresholds) {
                                     [&](const CellSeries& cell) { return cell.key == expected.key; });
       ASSERT_NE(row, series.cells.end()) << expected.key.label();
       EXPECT_EQ(row->points[1].verdict, expected.verdict) << expected.key.label();
-      EXPECT_EQ(row->points[0].verdict, "baseline");
+      EXPECT_FALSE(row->points[0].verdict.has_value());
     }
-    EXPECT_EQ(series.cells[0].points[1].verdict, threshold < 0.5 ? "regressed" : "pass");
+    EXPECT_EQ(series.cells[0].points[1].verdict, threshold < 0.5 ? Verdict::kRegressed : Verdict::kPass);
   }
-  EXPECT_EQ(shown_verdict("pass"), "unchanged");
-  EXPECT_EQ(shown_verdict("regressed"), "regressed");
+  EXPECT_EQ(shown_verdict(Verdict::kPass), "unchanged");
+  EXPECT_EQ(shown_verdict(Verdict::kRegressed), "regressed");
+  EXPECT_EQ(shown_verdict(std::nullopt), "baseline");
 }
 
 TEST(RunSeries, MissingAndFailedCellsKeepTheirRows) {
@@ -55,8 +56,8 @@ TEST(RunSeries, MissingAndFailedCellsKeepTheirRows) {
   current.cells[0].error = "worker crashed";
   const auto series = build_run_series({{"base.json", make_sample_report()}, {"cur.json", current}}, CheckOptions{});
   ASSERT_EQ(series.cells.size(), 6u);
-  EXPECT_EQ(series.cells[0].points[1].verdict, "regressed");
-  EXPECT_EQ(series.cells[1].points[1].verdict, "missing");
+  EXPECT_EQ(series.cells[0].points[1].verdict, Verdict::kRegressed);
+  EXPECT_EQ(series.cells[1].points[1].verdict, Verdict::kMissing);
   EXPECT_EQ(series.cell_at(series.cells[1], 1), nullptr);
   const std::string table = render_series_table(series);
   EXPECT_NE(table.find("missing"), std::string::npos) << table;
@@ -79,8 +80,8 @@ TEST(RunSeries, ByTimeTheBaselineStaysTheFirstGiven) {
   EXPECT_EQ(series.runs[2].label, "newer.json");
   EXPECT_EQ(series.baseline, 1u);
   EXPECT_EQ(series.order, "time");
-  EXPECT_EQ(series.cells[0].points[2].verdict, "regressed");
-  EXPECT_EQ(series.cells[0].points[0].verdict, "pass");
+  EXPECT_EQ(series.cells[0].points[2].verdict, Verdict::kRegressed);
+  EXPECT_EQ(series.cells[0].points[0].verdict, Verdict::kPass);
   const std::string table = render_series_table(series);
   EXPECT_NE(table.find("newer.json against the baseline base.json"), std::string::npos) << table;
   EXPECT_NE(table.find("Step time over the runs (by start time)"), std::string::npos) << table;

@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "ampbench/reports/derived_figures.h"
 #include "ampbench/reports/roofline.h"
 #include "ampbench/reports/stats.h"
 
@@ -230,6 +231,13 @@ Report make_sample_report() {
   report.reruns = {{"simple_cnn", 1, 0, cnn_fp16.error, {"fp32", "fp16", "bf16"}, {"fp32", "fp16", "bf16"}}};
   report.cells = {net_fp32, net_fp16, net_bf16, cnn_fp32, cnn_fp16, cnn_bf16};
   fill_fractions_of_peak(report);
+  return report;
+}
+
+Report with_slower_steps(Report report, std::size_t cell, double factor) {
+  for (double& time : report.cells.at(cell).step_times_s) time *= factor;
+  derive_step_figures(report.cells[cell]);
+  relate_to_fp32(report);
   return report;
 }
 

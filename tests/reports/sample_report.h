@@ -26,6 +26,10 @@ namespace ampbench::testing {
 
 [[nodiscard]] reports::Report make_sample_report();
 
+// The report as if cells[cell]'s every step had taken `factor` times as long, with every figure
+// derived from the steps (its summary, the speedups) recomputed, as a run would have written them.
+[[nodiscard]] reports::Report with_slower_steps(reports::Report report, std::size_t cell, double factor);
+
 // A run of --ranks 2: simple_net under FP32, FP16 and BF16 on one rank and on two (c10d, Gloo), the
 // 2-rank cells with their data parallel figures (two buckets, 84.5 kB per step, all-reduce 0.2 ms
 // for FP32 and 0.15 ms for FP16); the 1-rank BF16 cell failed, so its 2-rank twin has no scaling

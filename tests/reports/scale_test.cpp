@@ -61,7 +61,7 @@ TEST(BootstrapAtScale, AReportWithAMillionStepsPerCellComparesAndChecks) {
   for (double& t : current.cells[0].step_times_s) t *= 1.5;
   const auto result = check_reports(compare_reports(base, current), CheckOptions{});
   ASSERT_EQ(result.cells.size(), 1u);
-  EXPECT_EQ(result.cells[0].verdict, "regressed");
+  EXPECT_EQ(result.cells[0].verdict, Verdict::kRegressed);
   EXPECT_FALSE(result.passed);
 }
 

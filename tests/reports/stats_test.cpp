@@ -143,14 +143,14 @@ TEST(Divergence, WithinTheNoiseFloor) {
   EXPECT_NEAR(result.ratio_to_floor, 0.5, 1e-9);
   EXPECT_NEAR(result.max_relative_difference, 0.05, 1e-12);
   EXPECT_DOUBLE_EQ(result.floor_multiple, kFloorMultiple);
-  EXPECT_EQ(result.verdict, "within the noise floor");
+  EXPECT_EQ(result.verdict, DivergenceVerdict::kWithinFloor);
 }
 
 TEST(Divergence, AboveTheFloorButNotThreeTimesIt) {
   // d = 0.02 and 0.03: mean 0.025 = 1.667 x the floor.
   const auto result = compute_divergence(fp32_pass(), pass_with({4, 2, 2, 2, 2, 2, 2, 2.04, 2.06}));
   EXPECT_NEAR(result.ratio_to_floor, 0.025 / 0.015, 1e-9);
-  EXPECT_EQ(result.verdict, "above the floor");
+  EXPECT_EQ(result.verdict, DivergenceVerdict::kAboveFloor);
 }
 
 TEST(Divergence, BeyondThreeTimesTheFloorDiverged) {
@@ -158,7 +158,7 @@ TEST(Divergence, BeyondThreeTimesTheFloorDiverged) {
   const auto result = compute_divergence(fp32_pass(), pass_with({4, 2, 2, 2, 2, 2, 2, 1.9, 2.1}));
   EXPECT_NEAR(result.final_relative_difference, 0.05, 1e-12);
   EXPECT_NEAR(result.ratio_to_floor, 0.05 / 0.015, 1e-9);
-  EXPECT_EQ(result.verdict, "diverged");
+  EXPECT_EQ(result.verdict, DivergenceVerdict::kDiverged);
 }
 
 TEST(Divergence, TheFinalQuarterLeavesOutStepZero) {
@@ -176,7 +176,7 @@ TEST(Divergence, TheFinalQuarterLeavesOutStepZero) {
   EXPECT_EQ(result.final_evaluations, 4);
   EXPECT_NEAR(result.final_relative_difference, 0.04, 1e-12);
   EXPECT_NEAR(result.final_floor, 0.01, 1e-12);
-  EXPECT_EQ(result.verdict, "diverged");
+  EXPECT_EQ(result.verdict, DivergenceVerdict::kDiverged);
 }
 
 TEST(Divergence, AFloorBelowTheMinimumCountsAsTheMinimum) {
@@ -186,22 +186,23 @@ TEST(Divergence, AFloorBelowTheMinimumCountsAsTheMinimum) {
   const auto close = compute_divergence(fp32, pass_with({4, 2, 2, 2, 2.0001}));
   EXPECT_DOUBLE_EQ(close.final_floor, 0.0);
   EXPECT_NEAR(close.ratio_to_floor, 0.5, 1e-6);  // 5e-5 / 1e-4
-  EXPECT_EQ(close.verdict, "within the noise floor");
+  EXPECT_EQ(close.verdict, DivergenceVerdict::kWithinFloor);
   const auto far = compute_divergence(fp32, pass_with({4, 2, 2, 2, 2.001}));
   EXPECT_NEAR(far.ratio_to_floor, 5.0, 1e-6);  // 5e-4 / 1e-4
-  EXPECT_EQ(far.verdict, "diverged");
+  EXPECT_EQ(far.verdict, DivergenceVerdict::kDiverged);
 }
 
 TEST(Divergence, NonFiniteAmpLossIsItsOwnVerdict) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const auto result = compute_divergence(fp32_pass(), pass_with({4, 2, nan, 2, 2, 2, 2, 2, 2}));
-  EXPECT_EQ(result.verdict, "non-finite loss");
+  EXPECT_EQ(result.verdict, DivergenceVerdict::kNonFiniteLoss);
   // Even when the final evaluations are close: a NaN anywhere in the pass is not a rounding matter.
   EXPECT_NEAR(result.final_relative_difference, 0.0, 1e-12);
   // A loss that FP32 itself lost is not the AMP run's fault.
   Numerics fp32 = fp32_pass();
   fp32.run.eval_loss[2] = nan;
-  EXPECT_EQ(compute_divergence(fp32, pass_with({4, 2, nan, 2, 2, 2, 2, 2, 2})).verdict, "within the noise floor");
+  EXPECT_EQ(compute_divergence(fp32, pass_with({4, 2, nan, 2, 2, 2, 2, 2, 2})).verdict,
+            DivergenceVerdict::kWithinFloor);
 }
 
 TEST(Divergence, NeedsTheFloorAndTheSameEvaluations) {

@@ -60,7 +60,7 @@ TEST(RenderTable, TinyDivergenceFiguresKeepTwoSignificantDigits) {
   Divergence divergence;
   divergence.final_relative_difference = 5.47e-6;
   divergence.final_floor = 0.00902;
-  divergence.verdict = "within the noise floor";
+  divergence.verdict = DivergenceVerdict::kWithinFloor;
   report.cells.back().divergence = divergence;
   const std::string table = render_table(report);
   EXPECT_NE(table.find("within the noise floor (0.00055% vs floor 0.902%)"), std::string::npos) << table;

@@ -70,12 +70,6 @@ using RunObserver = std::function<void(const RunEvent&)>;
 // error and the run goes on.
 [[nodiscard]] reports::Report run(const RunPlan& plan, const RunObserver& observe = {});
 
-// Fills speedup_vs_fp32, memory_ratio_vs_fp32 and divergence of every successful non-FP32 cell
-// whose workload, device, preset and ranks have a successful FP32 cell: from paired rounds when the
-// two were interleaved, else from the two cells' rounds (or steps) independently; and the scaling
-// efficiency of every data-parallel cell against its one-rank cell. Exposed for tests.
-void relate_to_fp32(reports::Report& report);
-
 // Seconds after which a worker is killed and its cells recorded as timed out: --worker-timeout, or
 // when 0, 120 s plus five time caps per mode (warm-up and rounds are each bounded by the cap).
 [[nodiscard]] double worker_timeout_s(const reports::RunConfig& config, std::size_t modes);

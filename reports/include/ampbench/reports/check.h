@@ -39,14 +39,19 @@ struct CheckOptions {
 //   cell, deterministic for a given workload and mode, so no test);
 // - divergence regresses when an AMP loss became non-finite, or, with max_divergence, when the
 //   current cell's divergence test has p < alpha and |window mean rel. diff| > max_divergence,
-//   or, without it, when the verdict went from "within bound" to "diverged";
+//   or, without it, when the verdict became "diverged" (or the loss non-finite) where the baseline's
+//   was not;
 // - a cell regresses when its gradient norm was not finite at a step the GradScaler did not skip
 //   (the optimizer stepped on inf/NaN gradients);
 // - a cell that failed in the current report but not in the baseline regresses.
+// A cell's judgement. Its names ("pass", "improved", "inconclusive", "regressed", "missing", "not
+// compared") appear only where people or other programs read it: text, Markdown, JSON, HTML.
+enum class Verdict { kPass, kImproved, kInconclusive, kRegressed, kMissing, kNotCompared };
+[[nodiscard]] const char* to_string(Verdict verdict);
+
 struct CellCheck {
   CellKey key;
-  // "pass", "improved", "inconclusive", "regressed", "missing", "not compared"
-  std::string verdict;
+  Verdict verdict = Verdict::kPass;
   std::vector<std::string> reasons;  // the figures behind a regression or improvement, or notes
 };
 

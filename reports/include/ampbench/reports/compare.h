@@ -35,12 +35,14 @@ struct CellComparison {
   // Both cells ran and have step-time samples; otherwise `note` says why and the figures are unset.
   bool comparable = false;
   std::string note;
+  // The current cell failed where the baseline's ran: a regression whatever the figures say.
+  bool failed_only_in_current = false;
   SampleSummary base_time;  // recomputed from the samples, not copied from the file
   SampleSummary current_time;
   Ratio time_ratio;    // current median / base median, bootstrap 95% CI
   UTestResult u_test;  // current vs base step times
   // By rounds, when both cells have them: each round's time divided by that round's machine probe
-  // (a fixed float32 GEMM timed in the same rotation), so a machine that is slower today as a whole
+  // (fixed work timed in the same rotation, Rounds::probe), so a machine that is slower today as a whole
   // cancels out; Welch's t test on the logs. The raw round times' change and the probe's change
   // are kept beside it, to show how much of the raw change was the machine.
   std::optional<RoundComparison> normalised_rounds;
@@ -48,6 +50,9 @@ struct CellComparison {
   std::int64_t current_rounds = 0;
   std::optional<RoundComparison> raw_rounds;
   std::optional<RoundComparison> probe_rounds;
+  // Set when both cells have rounds but timed different machine probes (a report from before the
+  // probe changed): no per-probe figures then, and this says which probes.
+  std::string probe_mismatch;
   std::int64_t base_peak_bytes = 0;
   std::int64_t current_peak_bytes = 0;
   std::optional<double> memory_ratio;  // current / base peak tensor bytes; absent when base is 0

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ampbench/reports/cell_status.h"
+#include "ampbench/reports/divergence_verdict.h"
 #include "ampbench/reports/environment.h"
 #include "ampbench/reports/run_config.h"
 
@@ -19,6 +20,11 @@ namespace ampbench::reports {
 inline constexpr const char* kReportSchema = "ampbench.report/2";
 // Version 1 (before ranks): read as one-rank cells of a one-rank run.
 inline constexpr const char* kReportSchemaV1 = "ampbench.report/1";
+
+// The machine probe on a GPU (Rounds::probe); on a CPU it was this product at 256x256 until the
+// probe was named (the reader fills that name in for older reports).
+inline constexpr const char* kGpuMatmulProbe = "float32 at::mm 2048x2048";
+inline constexpr const char* kCpuMatmulProbe = "float32 at::mm 256x256";
 
 // A median with its distribution-free 95% confidence interval, plus the spread of the samples.
 struct SampleSummary {
@@ -135,8 +141,8 @@ struct Numerics {
 // How far an AMP cell's eval loss lands from FP32's in the numerics pass, on the scale of the
 // noise floor (see stats.h compute_divergence for the definition).
 struct Divergence {
-  std::string reference_mode = "fp32";
-  std::int64_t steps = 0;  // numerics steps both trained
+  std::string reference_mode = "fp32";  // kReferenceMode (derived_figures.h)
+  std::int64_t steps = 0;               // numerics steps both trained
   // The evaluations the final figures average: the last quarter of the pass.
   std::int64_t final_evaluations = 0;
   // Mean |AMP - FP32| / FP32 eval loss over the final evaluations, and the same for the floor run.
@@ -147,9 +153,9 @@ struct Divergence {
   // cell "diverged".
   double ratio_to_floor = 0.0;
   double floor_multiple = 0.0;
-  // "within the noise floor" (ratio <= 1), "above the floor" (1 < ratio <= floor_multiple: not
-  // clearly beyond what an irrelevant change does), "diverged", or "non-finite loss".
-  std::string verdict;
+  // Within the noise floor (ratio <= 1), above it (1 < ratio <= floor_multiple: not clearly beyond
+  // what an irrelevant change does), diverged, or a non-finite loss.
+  DivergenceVerdict verdict = DivergenceVerdict::kWithinFloor;
 };
 
 // An estimate over the interleaved rounds of a run with its 95% CI: what a rerun on this machine
@@ -162,8 +168,9 @@ struct RoundEstimate {
   double relative_ci_half_width = 0.0;  // (ci_high - ci_low) / 2 / value
 };
 
-// How a cell was timed: the modes of one workload take turns step by step (the order rotating
-// and flipping every pass), grouped into rounds; every round has steps of every mode. The rounds
+// How a cell was timed: the modes of one workload take turns in blocks of steps (each block's first
+// step untimed, the order rotating and reversing every cycle), one block of each mode and of the
+// machine probe per round; every round has steps of every mode. The rounds
 // come from several worker processes per workload (replicates), started at different times of the
 // run, because a process's speed is partly its own (where its memory landed, what shared the core
 // then): rounds of one process agree more with each other than with a rerun. Absent in reports
@@ -173,9 +180,11 @@ struct Rounds {
   std::int64_t steps_per_round = 0;
   std::vector<std::int64_t> step_round;  // the round of each timed step (step_times_s order)
   std::vector<double> step_time_s;       // per round: the median of this cell's steps in it
-  // Per round: the median time of a fixed float32 at::mm timed in the same rotation, the
-  // machine's own speed at that moment; `check` divides by it to tell drift from code changes.
+  // Per round: the median time of the machine probe, a fixed piece of work timed in the same
+  // rotation (`probe` names it), the machine's own speed at that moment; `check` divides by it to
+  // tell drift from code changes, when both reports ran the same probe.
   std::vector<double> probe_s;
+  std::string probe;
   // Per round: the replicate (worker process, 0-based) it ran in, non-decreasing. Empty in reports
   // from before replicates: every round in one process.
   std::vector<std::int64_t> round_replicate;

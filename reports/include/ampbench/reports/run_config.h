@@ -87,9 +87,24 @@ struct RunConfigField {
   std::function<void(RunConfig&, const nlohmann::json&)> read;
   std::function<void(RunConfig&, const std::string&)> parse;  // a flag's text, strictly
   std::function<std::string(const RunConfig&)> show;          // for --help; empty: no default shown
+  const void* member = nullptr;  // its member in detail::member_anchor(): how flag_of finds the field
 };
 
 [[nodiscard]] const std::vector<RunConfigField>& run_config_fields();
+
+namespace detail {
+// A RunConfig whose members' addresses name the fields (flag_of).
+[[nodiscard]] const RunConfig& member_anchor();
+// The flag of the field whose member in member_anchor() is at `member`; std::logic_error if none.
+[[nodiscard]] const std::string& flag_at(const void* member);
+}  // namespace detail
+
+// The flag of a setting as the field table spells it, for errors: flag_of(&RunConfig::max_steps)
+// is "--steps". No flag is spelled anywhere else.
+template <typename T>
+[[nodiscard]] const std::string& flag_of(T RunConfig::*member) {
+  return detail::flag_at(&(detail::member_anchor().*member));
+}
 
 // The layers of a run's settings: the defaults, then a --config file's object (file_name names it
 // in errors), then flags as (field, text). A flag given for max_steps but none for min_steps

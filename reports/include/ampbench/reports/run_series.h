@@ -43,9 +43,10 @@ struct Estimate {
 struct SeriesPoint {
   std::optional<std::size_t> cell;  // index into the run's report.cells; absent: the run has no such cell
   // Against the baseline's cell (absent for the baseline itself and where either side lacks the
-  // cell); `verdict` is check's judgement, "missing" where a side lacks the cell.
+  // cell); `verdict` is check's judgement (missing where a side lacks the cell), absent for the
+  // baseline itself.
   std::optional<CellComparison> against_baseline;
-  std::string verdict;
+  std::optional<Verdict> verdict;
   std::vector<std::string> reasons;
 };
 
@@ -88,8 +89,9 @@ struct RunSeries {
 // value differs between the reports.
 [[nodiscard]] std::vector<EnvironmentDifference> environment_differences(const std::vector<const Report*>& reports);
 
-// The verdict a reader sees: check's "pass" shows as "unchanged" (no change beyond the threshold).
-[[nodiscard]] std::string shown_verdict(const std::string& check_verdict);
+// The verdict a reader sees: check's "pass" shows as "unchanged" (no change beyond the threshold),
+// the baseline's point as "baseline".
+[[nodiscard]] std::string shown_verdict(const std::optional<Verdict>& verdict);
 
 // Renderings. Text and Markdown: the runs, what differs between their environments, the last run
 // against the baseline cell by cell and, with more than two runs, the trend per cell. JSON: the

@@ -55,6 +55,11 @@ struct StepFaults {
 void timed_step(ModeSession& session, TensorMemoryProbe& memory, StepTimer& timer, std::vector<double>& host_seconds,
                 StepFaults& faults);
 
+// Why a worker's rounds ended; kNone while they go on. The words are for the report only.
+enum class StopReason { kNone, kPrecisionReached, kStepCap, kTimeCap, kEveryModeFailed };
+// "", "precision reached", "step cap", "time cap", "every mode failed".
+[[nodiscard]] const char* to_string(StopReason reason);
+
 struct RoundRules {
   std::int64_t min_steps = 1;   // per mode, before the precision target may stop
   std::int64_t max_steps = 1;   // per mode
@@ -66,7 +71,7 @@ struct RoundRules {
   // others waiting in an all-reduce), so each round's reason to stop goes through this and the
   // group's answer is taken; unset in one process. With it set, a step that throws ends the phase
   // (the rank cannot drop a mode its peers still all-reduce) instead of only its mode.
-  std::function<std::string(const std::string&)> agree_stop;
+  std::function<StopReason(StopReason)> agree_stop;
 };
 
 // Timed steps of each mode per round when the user leaves it to ampbench: rounds of about
@@ -95,8 +100,9 @@ struct SessionTimes {
 struct RoundsOutcome {
   std::vector<SessionTimes> sessions;  // in the order given
   std::vector<double> probe_round_median_s;
+  std::string probe;  // what the probe timed (Rounds::probe)
   std::int64_t rounds = 0;
-  std::string stop_reason;  // "precision reached", "time cap", "step cap", "every mode failed"
+  StopReason stop_reason = StopReason::kNone;
 };
 
 using RoundProgress = std::function<void(std::int64_t round, std::int64_t steps, double elapsed_s)>;

@@ -2,11 +2,6 @@
 // the step-time change of every cell against the baseline with its interval, coloured by verdict,
 // between the threshold lines; the step time of every cell and the speedup of every workload over
 // the runs, the baseline marked.
-#include "html_assets.h"
-
-namespace ampbench::reports::detail {
-
-const char* const kHtmlComparisonScript = R"js(
 (function (k) {
   'use strict';
   var node = k.node, html = k.html, figure = k.figure, legend = k.legend, yAxis = k.yAxis, niceMax = k.niceMax,
@@ -115,6 +110,3 @@ const char* const kHtmlComparisonScript = R"js(
   });
   k.markRendered();
 })(ampbenchCharts);
-)js";
-
-}  // namespace ampbench::reports::detail

@@ -1,9 +1,5 @@
-// The HTML report's charts, drawn as SVG by plain JavaScript from the embedded report JSON.
-#include "html_assets.h"
-
-namespace ampbench::reports::detail {
-
-const char* const kHtmlScript = R"js(
+// The run report's charts, drawn as SVG by plain JavaScript from the report JSON embedded in the
+// page (reports/src/html.cpp); the helpers come from chart_kit.js.
 (function (k) {
   'use strict';
   var color = k.color, node = k.node, html = k.html, groupBy = k.groupBy, seconds = k.seconds, mib = k.mib,
@@ -173,6 +169,3 @@ const char* const kHtmlScript = R"js(
 
   k.markRendered();
 })(ampbenchCharts);
-)js";
-
-}  // namespace ampbench::reports::detail

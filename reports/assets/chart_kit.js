@@ -1,10 +1,5 @@
 // The chart helpers every HTML page of ampbench shares (the run report, the comparison page):
 // SVG and HTML elements, mode colours, axes, figures and legends, and marking the page rendered.
-#include "html_assets.h"
-
-namespace ampbench::reports::detail {
-
-const char* const kHtmlChartKit = R"js(
 var ampbenchCharts = (function () {
   'use strict';
   var SVG = 'http://www.w3.org/2000/svg';
@@ -79,6 +74,3 @@ var ampbenchCharts = (function () {
   return { SVG: SVG, color: color, node: node, html: html, groupBy: groupBy, seconds: seconds, mib: mib, niceMax: niceMax,
            figure: figure, legend: legend, yAxis: yAxis, markRendered: markRendered };
 })();
-)js";
-
-}  // namespace ampbench::reports::detail

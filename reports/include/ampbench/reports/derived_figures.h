@@ -1,0 +1,34 @@
+// The figures a report derives from its samples, computed in one place: the harness fills a run's
+// cells in with these functions, and the reader recomputes them from the file's samples and
+// refuses a file whose stored figures disagree (a gate must never judge per-round medians that no
+// longer summarise the steps beside them).
+#pragma once
+
+#include "ampbench/reports/report.h"
+
+namespace ampbench::reports {
+
+// The mode every other is measured against: float32 throughout, TF32 off.
+inline constexpr const char* kReferenceMode = "fp32";
+
+// From cell.step_times_s and its rounds' step_round: the median of each round, the step-time
+// summary, the rates per second (from the per-step counts already in cell.throughput), the
+// estimate over rounds (or over replicates when the rounds came from several worker processes),
+// and a data-parallel cell's all-reduce summary.
+void derive_step_figures(CellResult& cell);
+
+// The successful FP32 cell of the same workload, device, preset and ranks; null when there is none
+// (or `cell` is itself the reference).
+[[nodiscard]] const CellResult* reference_cell(const Report& report, const CellResult& cell);
+
+// Each successful AMP cell against its reference cell: the speedup (from paired rounds when the two
+// were interleaved, else from the two cells' rounds, or steps, independently), the memory ratio and
+// the numerics divergence; and the scaling efficiency of every data-parallel cell against its
+// one-rank cell.
+void relate_to_fp32(Report& report);
+
+// Throws ReportError naming the first stored figure ("cells[2].rounds.step_time_s[4]: ...") that
+// differs from what the report's samples give. Figures a report leaves out are not required.
+void require_derived_figures_match(const Report& report);
+
+}  // namespace ampbench::reports

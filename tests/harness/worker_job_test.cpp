@@ -1,0 +1,63 @@
+// The message a worker process reads from stdin: each job goes out and comes back as itself, its
+// task intact, and a kind the worker does not know is refused by name.
+#include "worker_job.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace {
+
+using ampbench::harness::WorkloadTask;
+using ampbench::harness::detail::gemm_peaks_message;
+using ampbench::harness::detail::job_message;
+using ampbench::harness::detail::job_of;
+using ampbench::harness::detail::WorkerJob;
+
+WorkloadTask sample_task() {
+  WorkloadTask task;
+  task.config.device = "cpu";
+  task.config.modes = {"fp32", "bf16"};
+  task.workload = "simplenet";
+  task.modes = {"fp32", "bf16"};
+  task.replicate = 2;
+  task.inject_overflow_steps = {3, 5};
+  return task;
+}
+
+TEST(WorkerJob, AWorkloadOrNumericsJobCarriesItsTask) {
+  for (const auto job : {WorkerJob::kWorkload, WorkerJob::kNumerics}) {
+    const auto message = nlohmann::json::parse(job_message(job, sample_task()).dump());
+    EXPECT_EQ(job_of(message), job);
+    const auto task = message.at("task").get<WorkloadTask>();
+    EXPECT_EQ(task.workload, "simplenet");
+    EXPECT_EQ(task.modes, (std::vector<std::string>{"fp32", "bf16"}));
+    EXPECT_EQ(task.replicate, 2);
+    EXPECT_EQ(task.inject_overflow_steps, (std::vector<std::int64_t>{3, 5}));
+  }
+  EXPECT_NE(job_message(WorkerJob::kWorkload, sample_task()), job_message(WorkerJob::kNumerics, sample_task()));
+}
+
+TEST(WorkerJob, TheGemmPeaksJobCarriesDeviceAndThreads) {
+  const auto message = gemm_peaks_message("cuda:1", 8);
+  EXPECT_EQ(job_of(message), WorkerJob::kGemmPeaks);
+  EXPECT_EQ(message.at("device"), "cuda:1");
+  EXPECT_EQ(message.at("threads"), 8);
+  EXPECT_THROW((void)job_message(WorkerJob::kGemmPeaks, sample_task()), std::logic_error);
+}
+
+TEST(WorkerJob, AnUnknownKindIsRefusedByName) {
+  auto message = job_message(WorkerJob::kWorkload, sample_task());
+  message["kind"] = "workloads";
+  try {
+    (void)job_of(message);
+    ADD_FAILURE() << "accepted";
+  } catch (const std::runtime_error& error) {
+    EXPECT_STREQ(error.what(), "the worker's task names an unknown kind 'workloads'");
+  }
+  message.erase("kind");
+  EXPECT_THROW((void)job_of(message), nlohmann::json::exception);
+}
+
+}  // namespace
