@@ -205,30 +205,73 @@ std::vector<reports::GemmPeak> gemm_peaks(const RunPlan& plan, std::optional<rep
   return {unavailable};
 }
 
+// Where a workload's turn runs: in one process, or, with several ranks, as a group on every rank.
+enum class Where { kOneProcess, kRankGroup };
+
+struct Turn {
+  Where where = Where::kOneProcess;
+  WorkloadTask task;
+  std::vector<std::vector<reports::CellResult>> replicates;
+};
+
+// One replicate of a turn; the first one decides which modes (and round size) the later ones run.
+void run_turn(Turn& turn, std::int64_t replicate, const RunPlan& plan, detail::RankGroups* groups,
+              const WorkloadProgressSink& sink, std::vector<reports::WorkerRerun>& reruns) {
+  turn.task.replicate = replicate;
+  if (turn.where == Where::kRankGroup) {
+    turn.replicates.push_back(groups->run(turn.task, sink));
+  } else {
+    turn.replicates.push_back(plan.config.isolate ? run_isolated(turn.task, sink, reruns)
+                                                  : run_workload(turn.task, sink));
+  }
+  if (replicate == 0) keep_for_later_replicates(turn.replicates.front(), turn.task);
+}
+
+// After a workload's last replicate: its one-process cells joined, with the numerics pass, then
+// its group's; each announced through `event` (the one `sink` reports progress through).
+std::vector<reports::CellResult> finish_workload(const std::vector<Turn>& turns, RunEvent& event,
+                                                 const WorkloadProgressSink& sink,
+                                                 const std::function<void(RunEvent)>& notify) {
+  auto cells = detail::join_replicates(turns.front().replicates);
+  event.replicate_count = 1;  // the numerics pass is one process of its own
+  event.seconds = add_numerics(turns.front().task, cells, sink);
+  if (event.seconds > 0.0) {
+    event.kind = RunEvent::Kind::kNumericsFinished;
+    notify(event);
+  }
+  if (turns.size() > 1) {
+    auto group_cells = detail::join_replicates(turns[1].replicates);
+    std::move(group_cells.begin(), group_cells.end(), std::back_inserter(cells));
+  }
+  for (const auto& cell : cells) {
+    event.kind = RunEvent::Kind::kCellFinished;
+    event.cell = &cell;
+    notify(event);
+  }
+  return cells;
+}
+
 // Replicate by replicate, every workload in turn, so each workload's worker processes spread
 // over the run and meet the machine at different moments. With several ranks each turn is the
 // workload on one rank (its own worker, the scaling's reference) and then as a group on every rank.
-// A workload's cells are joined (and announced) after its last replicate; they are returned in
-// workload order, each workload's one-rank cells before its group's.
+// A workload's cells are joined (and announced) after its last replicate, or as soon as every mode
+// failed in the first; they are returned in workload order, each workload's one-rank cells first.
 std::vector<reports::CellResult> run_workloads(const RunPlan& plan, detail::RankGroups* groups,
                                                std::vector<reports::WorkerRerun>& reruns,
                                                const std::function<void(RunEvent)>& notify) {
   const auto& workloads = plan.config.workloads;
-  struct Turns {
-    WorkloadTask task;
-    std::vector<std::vector<reports::CellResult>> replicates;
-    bool done = false;
-  };
-  // [workload][0]: one process; [workload][1]: the group of ranks, when there are several.
-  std::vector<std::vector<Turns>> turns(workloads.size());
+  std::vector<std::vector<Turn>> turns(workloads.size());
   for (std::size_t index = 0; index < workloads.size(); ++index) {
-    for (int kind = 0; kind < (groups != nullptr ? 2 : 1); ++kind) {
-      turns[index].push_back({{plan.config, workloads[index], plan.config.modes, 0, {}, {}}, {}, false});
+    for (const auto where : {Where::kOneProcess, Where::kRankGroup}) {
+      if (where == Where::kRankGroup && groups == nullptr) continue;
+      turns[index].push_back({where, {plan.config, workloads[index], plan.config.modes, 0, {}, {}}, {}});
     }
   }
   std::vector<std::vector<reports::CellResult>> joined(workloads.size());
+  std::vector<bool> done(workloads.size(), false);
   for (std::int64_t replicate = 0; replicate < plan.config.replicates; ++replicate) {
     for (std::size_t index = 0; index < workloads.size(); ++index) {
+      if (done[index]) continue;
       RunEvent event;
       event.workload_index = index;
       event.workload_count = workloads.size();
@@ -241,38 +284,14 @@ std::vector<reports::CellResult> run_workloads(const RunPlan& plan, detail::Rank
         notify(event);
       };
       bool last = true;
-      for (std::size_t kind = 0; kind < turns[index].size(); ++kind) {
-        auto& turn = turns[index][kind];
-        if (turn.done || turn.task.modes.empty()) continue;  // every mode failed in the first replicate
-        turn.task.replicate = replicate;
-        if (kind == 1) {
-          turn.replicates.push_back(groups->run(turn.task, sink));
-        } else {
-          turn.replicates.push_back(plan.config.isolate ? run_isolated(turn.task, sink, reruns)
-                                                        : run_workload(turn.task, sink));
-        }
-        if (replicate == 0) keep_for_later_replicates(turn.replicates.front(), turn.task);
+      for (auto& turn : turns[index]) {
+        if (turn.task.modes.empty()) continue;  // every mode failed in the first replicate
+        run_turn(turn, replicate, plan, groups, sink, reruns);
         if (replicate + 1 < plan.config.replicates && !turn.task.modes.empty()) last = false;
       }
-      if (!last || turns[index].front().done) continue;
-      auto& single = turns[index].front();
-      joined[index] = detail::join_replicates(single.replicates);
-      event.replicate_count = 1;  // the numerics pass is one process of its own
-      event.seconds = add_numerics(single.task, joined[index], sink);
-      if (event.seconds > 0.0) {
-        event.kind = RunEvent::Kind::kNumericsFinished;
-        notify(event);
-      }
-      if (turns[index].size() > 1) {
-        auto group_cells = detail::join_replicates(turns[index][1].replicates);
-        std::move(group_cells.begin(), group_cells.end(), std::back_inserter(joined[index]));
-      }
-      for (const auto& cell : joined[index]) {
-        event.kind = RunEvent::Kind::kCellFinished;
-        event.cell = &cell;
-        notify(event);
-      }
-      for (auto& turn : turns[index]) turn.done = true;
+      if (!last) continue;
+      joined[index] = finish_workload(turns[index], event, sink, notify);
+      done[index] = true;
     }
   }
   std::vector<reports::CellResult> cells;

@@ -164,67 +164,105 @@ void kill_worker(Running& worker, const std::string& reason) {
   kill(worker.pid, SIGKILL);
 }
 
-// Reads every worker's stderr (progress and its own messages) and result until all close, killing
-// all at the deadline, and the rest once one crashed or a straggler's time ran out.
-void collect_output(std::vector<Running>& workers, double timeout_s, double straggler_s) {
-  using Clock = std::chrono::steady_clock;
-  auto deadline = Clock::now() + std::chrono::duration<double>(timeout_s);
-  char timed_out[128];
-  std::snprintf(timed_out, sizeof timed_out, "timed out after %.0f s (killed; --worker-timeout)", timeout_s);
-  std::string deadline_reason = timed_out;
-  bool straggler_deadline_set = false;
-  char buffer[65536];
-  while (std::any_of(workers.begin(), workers.end(), [](const Running& w) { return w.open(); })) {
-    const auto left = std::chrono::duration<double>(deadline - Clock::now()).count();
-    if (left <= 0.0) {
-      for (auto& worker : workers) kill_worker(worker, deadline_reason);
+using Clock = std::chrono::steady_clock;
+using Seconds = std::chrono::duration<double>;
+using Instant = decltype(Clock::now() + Seconds(0.0));  // a steady_clock time with a fractional count
+
+// When a group's workers are killed: all at the timeout; the rest at once when one ended without
+// a result (a crashed rank leaves its peers waiting in a collective); the rest after straggler_s
+// once one ended well. The deciding half of collect_output; the reading half is below.
+class GroupDeadline {
+ public:
+  GroupDeadline(double timeout_s, double straggler_s)
+      : deadline_(Clock::now() + Seconds(timeout_s)), straggler_s_(straggler_s) {
+    char text[128];
+    std::snprintf(text, sizeof text, "timed out after %.0f s (killed; --worker-timeout)", timeout_s);
+    reason_ = text;
+  }
+
+  [[nodiscard]] double seconds_left() const { return Seconds(deadline_ - Clock::now()).count(); }
+  [[nodiscard]] const std::string& reason() const { return reason_; }
+
+  // One of the group's workers ended; `crashed`: without a result, and not killed by us.
+  void worker_ended(bool crashed, std::vector<Running>& workers) {
+    if (crashed) {
+      for (auto& other : workers) kill_worker(other, "stopped: another rank of its group ended without a result");
+      return;
     }
-    std::vector<pollfd> fds;
-    std::vector<std::pair<Running*, bool>> owners;  // worker, is its result pipe
-    for (auto& worker : workers) {
-      if (worker.stderr_fd >= 0) fds.push_back({worker.stderr_fd, POLLIN, 0}), owners.push_back({&worker, false});
-      if (worker.result_fd >= 0) fds.push_back({worker.result_fd, POLLIN, 0}), owners.push_back({&worker, true});
+    if (straggler_set_) return;
+    straggler_set_ = true;
+    const auto straggler_deadline = Clock::now() + Seconds(straggler_s_);
+    if (straggler_deadline >= deadline_) return;
+    deadline_ = straggler_deadline;
+    char text[160];
+    std::snprintf(text, sizeof text, "killed: still running %.0f s after another rank of its group ended",
+                  straggler_s_);
+    reason_ = text;
+  }
+
+ private:
+  Instant deadline_;
+  double straggler_s_;
+  std::string reason_;
+  bool straggler_set_ = false;
+};
+
+// Waits up to wait_ms (-1: no limit) for output from any worker and reads what came: progress and
+// messages into the worker's pump, its result into result_text; a pipe that closed becomes -1.
+// False when poll itself failed.
+bool read_available(std::vector<Running>& workers, int wait_ms) {
+  std::vector<pollfd> fds;
+  std::vector<std::pair<Running*, bool>> owners;  // worker, is its result pipe
+  for (auto& worker : workers) {
+    if (worker.stderr_fd >= 0) fds.push_back({worker.stderr_fd, POLLIN, 0}), owners.push_back({&worker, false});
+    if (worker.result_fd >= 0) fds.push_back({worker.result_fd, POLLIN, 0}), owners.push_back({&worker, true});
+  }
+  if (poll(fds.data(), fds.size(), wait_ms) < 0) return errno == EINTR;
+  char buffer[65536];
+  for (std::size_t i = 0; i < fds.size(); ++i) {
+    if (fds[i].revents == 0) continue;
+    auto& [worker, is_result] = owners[i];
+    int& fd = is_result ? worker->result_fd : worker->stderr_fd;
+    const ssize_t got = read(fd, buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
+      fd = -1;
+    } else if (is_result) {
+      worker->result_text.append(buffer, static_cast<std::size_t>(got));
+    } else {
+      worker->pump->feed(buffer, static_cast<std::size_t>(got));
+    }
+  }
+  return true;
+}
+
+// Reaps a worker whose pipes closed; true when it ended without a result.
+bool reap(Running& worker) {
+  while (waitpid(worker.pid, &worker.status, 0) < 0 && errno == EINTR) {
+  }
+  worker.reaped = true;
+  worker.pump->finish();
+  return !(WIFEXITED(worker.status) && WEXITSTATUS(worker.status) == 0) || worker.result_text.empty();
+}
+
+// Reads every worker's stderr (progress and its own messages) and result until all close, killing
+// them as GroupDeadline decides.
+void collect_output(std::vector<Running>& workers, double timeout_s, double straggler_s) {
+  GroupDeadline deadline(timeout_s, straggler_s);
+  while (std::any_of(workers.begin(), workers.end(), [](const Running& w) { return w.open(); })) {
+    const double left = deadline.seconds_left();
+    if (left <= 0.0) {
+      for (auto& worker : workers) kill_worker(worker, deadline.reason());
     }
     const bool all_killed =
         std::all_of(workers.begin(), workers.end(), [](const Running& w) { return w.killed || !w.open(); });
     const int wait_ms = all_killed ? -1 : static_cast<int>(std::ceil(std::clamp(left, 0.0, 3600.0) * 1000.0));
-    if (poll(fds.data(), fds.size(), wait_ms) < 0 && errno != EINTR) break;
-    for (std::size_t i = 0; i < fds.size(); ++i) {
-      if (fds[i].revents == 0) continue;
-      auto& [worker, is_result] = owners[i];
-      int& fd = is_result ? worker->result_fd : worker->stderr_fd;
-      const ssize_t got = read(fd, buffer, sizeof buffer);
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0) {
-        fd = -1;
-      } else if (is_result) {
-        worker->result_text.append(buffer, static_cast<std::size_t>(got));
-      } else {
-        worker->pump->feed(buffer, static_cast<std::size_t>(got));
-      }
-    }
+    if (!read_available(workers, wait_ms)) break;
     // A worker whose pipes closed has ended: reap it, and let its fate decide the others'.
     for (auto& worker : workers) {
       if (worker.open() || worker.reaped) continue;
-      while (waitpid(worker.pid, &worker.status, 0) < 0 && errno == EINTR) {
-      }
-      worker.reaped = true;
-      worker.pump->finish();
-      if (workers.size() == 1) continue;
-      const bool failed = !(WIFEXITED(worker.status) && WEXITSTATUS(worker.status) == 0) || worker.result_text.empty();
-      if (failed && !worker.killed) {
-        for (auto& other : workers) kill_worker(other, "stopped: another rank of its group ended without a result");
-      } else if (!straggler_deadline_set) {
-        straggler_deadline_set = true;
-        const auto straggler_deadline = Clock::now() + std::chrono::duration<double>(straggler_s);
-        if (straggler_deadline < deadline) {
-          deadline = straggler_deadline;
-          char text[160];
-          std::snprintf(text, sizeof text, "killed: still running %.0f s after another rank of its group ended",
-                        straggler_s);
-          deadline_reason = text;
-        }
-      }
+      const bool failed = reap(worker);
+      if (workers.size() > 1) deadline.worker_ended(failed && !worker.killed, workers);
     }
   }
 }

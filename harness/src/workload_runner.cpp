@@ -232,6 +232,30 @@ Placement place(const WorkloadTask& task) {
   return {device, detail::open_process_group(*task.rank, device, timeout)};
 }
 
+// The first replicate's extra look at a timed mode, after its rounds: the precision audit, the time
+// breakdown and the tensor-core metrics, each over replays of the same steps (the same batches
+// from the same weights, optimizer and scaler state).
+void profile(const WorkloadTask& task, c10::Device device, ModeSlot& slot) {
+  audit_precision(slot);
+  auto& session = *slot.session;
+  const auto profiled = replay_same_steps(
+      session.steps_done(), kProfiledSteps,
+      [&](std::int64_t index) {
+        session.rewind_to(index);
+        session.step();
+      },
+      [&] { detail::synchronize(device); },
+      [&]() -> RestoreState {
+        std::shared_ptr<TrainingStateSnapshot> state = session.snapshot_training_state();
+        return [state] { state->restore(); };
+      });
+  if (task.config.breakdown) {
+    profiled.before_pass();
+    slot.cell.breakdown = profile_time_breakdown(profiled.run_pass, kProfiledSteps, device.is_cuda());
+  }
+  slot.cell.tensor_cores = detail::profile_tensor_cores(device, profiled, task.config.cupti);
+}
+
 void measure(const WorkloadTask& task, std::vector<ModeSlot>& slots, const WorkloadProgressSink& progress) {
   const auto placement = place(task);
   const auto device = placement.device;
@@ -267,26 +291,7 @@ void measure(const WorkloadTask& task, std::vector<ModeSlot>& slots, const Workl
       slot.cell.rounds->steps_per_round = rules.steps_per_round;
       fill_memory(*slot.session, device, device_at_start, slot.cell);
       fill_data_parallel(task, *slot.session, times.step_index, slot.cell);
-      if (task.replicate > 0) continue;
-      audit_precision(slot);
-      // Every replay pass runs the same batches from the same weights, optimizer and scaler state.
-      auto& session = *slot.session;
-      const auto profiled = replay_same_steps(
-          session.steps_done(), kProfiledSteps,
-          [&](std::int64_t index) {
-            session.rewind_to(index);
-            session.step();
-          },
-          [&] { detail::synchronize(device); },
-          [&]() -> RestoreState {
-            std::shared_ptr<TrainingStateSnapshot> state = session.snapshot_training_state();
-            return [state] { state->restore(); };
-          });
-      if (task.config.breakdown) {
-        profiled.before_pass();
-        slot.cell.breakdown = profile_time_breakdown(profiled.run_pass, kProfiledSteps, device.is_cuda());
-      }
-      slot.cell.tensor_cores = detail::profile_tensor_cores(device, profiled, task.config.cupti);
+      if (task.replicate == 0) profile(task, device, slot);
     } catch (const std::exception& error) {
       if (placement.data_parallel()) throw;
       fail(slot.cell, error);
