@@ -14,6 +14,8 @@
 #include <nvtx3/nvToolsExt.h>
 #endif
 
+#include "step_phases.h"
+
 namespace ampbench::harness::detail {
 
 #if AMPBENCH_WITH_CUDA
@@ -28,6 +30,7 @@ inline nvtxDomainHandle_t ampbench_nvtx_domain() {
 // nothing listens.
 class PhaseRange {
  public:
+  explicit PhaseRange(StepPhase phase) : PhaseRange(phase_name(phase)) {}
   explicit PhaseRange(const char* name) {
 #if AMPBENCH_WITH_CUDA
     nvtxEventAttributes_t attributes{};
@@ -38,7 +41,7 @@ class PhaseRange {
     nvtxDomainRangePushEx(ampbench_nvtx_domain(), &attributes);
 #endif
     if (record_.isActive()) {
-      record_name_ = std::string("ampbench::") + name;
+      record_name_ = std::string(kScopePrefix) + name;
       at::detail::record_function_with_scope(record_, std::string_view(record_name_),
                                              c10::ArrayRef<const c10::IValue>{});
     }

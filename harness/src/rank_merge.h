@@ -8,7 +8,7 @@
 
 #include "ampbench/harness/workload_task.h"
 #include "ampbench/reports/report.h"
-#include "worker_process.h"
+#include "worker_job.h"
 
 namespace ampbench::harness::detail {
 

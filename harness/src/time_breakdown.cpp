@@ -1,141 +1,16 @@
+// categorise (time_breakdown.h): the profiler's ops nested again by time and their time attributed
+// to the categories of op_taxonomy.cpp, per profiled step.
 #include "ampbench/harness/time_breakdown.h"
 
-#include <ATen/record_function.h>
-#include <torch/csrc/autograd/profiler_kineto.h>
-
 #include <algorithm>
-#include <chrono>
-#include <iostream>
 #include <map>
-#include <set>
-#include <sstream>
 
-#include "quiet_stderr.h"
+#include "op_taxonomy.h"
+#include "step_phases.h"
 
 namespace ampbench::harness {
-namespace {
 
-constexpr const char* kPassScope = "ampbench::profiled steps";
-constexpr const char* kScopePrefix = "ampbench::";
-constexpr const char* kStepScope = "ampbench::step";
-constexpr const char* kRestCategory = "rest (autograd, views, host)";
-
-bool starts_with(const std::string& text, std::string_view prefix) { return text.rfind(prefix, 0) == 0; }
-
-bool is_matrix_product(const std::string& name) {
-  static const std::set<std::string> kOps = {"aten::mm",
-                                             "aten::addmm",
-                                             "aten::bmm",
-                                             "aten::baddbmm",
-                                             "aten::addbmm",
-                                             "aten::matmul",
-                                             "aten::linear",
-                                             "aten::addmv",
-                                             "aten::mv",
-                                             "aten::dot",
-                                             "aten::vdot",
-                                             "aten::einsum",
-                                             "aten::_addmm_activation"};
-  return kOps.contains(name) || starts_with(name, "aten::conv") || starts_with(name, "aten::_conv") ||
-         starts_with(name, "aten::mkldnn_conv") || starts_with(name, "aten::cudnn_conv") ||
-         starts_with(name, "aten::_scaled_dot_product") || starts_with(name, "aten::scaled_dot_product") ||
-         starts_with(name, "aten::_flash_attention") || starts_with(name, "aten::_efficient_attention") ||
-         starts_with(name, "aten::_slow_conv") || starts_with(name, "aten::slow_conv") ||
-         starts_with(name, "aten::mkldnn_rnn") || starts_with(name, "aten::_thnn_fused");
-}
-
-bool is_cast(const std::string& name) {
-  return name == "aten::to" || name == "aten::_to_copy" || starts_with(name, "aten::_autocast_to");
-}
-
-// What autocast runs in float32 (the policy's kFp32 families): norms, softmax, losses, reductions.
-bool is_kept_in_float32(const std::string& name) {
-  for (const char* family : {"norm", "softmax", "loss", "cross_entropy", "aten::sum", "aten::mean", "aten::prod",
-                             "aten::cumsum", "aten::cumprod", "aten::logsumexp", "aten::var", "aten::std"}) {
-    if (name.find(family) != std::string::npos) return true;
-  }
-  return false;
-}
-
-bool is_bookkeeping(const std::string& name) {
-  static const std::set<std::string> kOps = {"aten::as_strided",
-                                             "aten::view",
-                                             "aten::_unsafe_view",
-                                             "aten::t",
-                                             "aten::transpose",
-                                             "aten::expand",
-                                             "aten::empty",
-                                             "aten::empty_like",
-                                             "aten::empty_strided",
-                                             "aten::zeros",
-                                             "aten::zeros_like",
-                                             "aten::detach",
-                                             "aten::detach_",
-                                             "detach",
-                                             "detach_",
-                                             "aten::reshape",
-                                             "aten::_reshape_alias",
-                                             "aten::unsqueeze",
-                                             "aten::squeeze",
-                                             "aten::permute",
-                                             "aten::contiguous",
-                                             "aten::resize_",
-                                             "aten::select",
-                                             "aten::slice",
-                                             "aten::alias",
-                                             "aten::lift_fresh",
-                                             "aten::resolve_conj",
-                                             "aten::resolve_neg",
-                                             "aten::numpy_T",
-                                             "aten::narrow"};
-  return kOps.contains(name) || !starts_with(name, "aten::");  // the autograd engine's own records, node names
-}
-
-// The phases after backward, whose ops are the optimizer's or the GradScaler's whatever they are.
-bool is_optimizer_phase(const std::string& name) {
-  return name == "ampbench::optimizer step" || name == "ampbench::unscale" || name == "ampbench::scaler update";
-}
-
-std::string phase_category(const std::string& phase, const std::vector<const OpInterval*>& chain) {
-  if (phase == "ampbench::unscale" || phase == "ampbench::scaler update") return "GradScaler";
-  // scaler.step() waits for the inf check (a host sync) and then steps the optimizer.
-  for (const auto* op : chain) {
-    if (op->name == "aten::item" || op->name == "aten::_local_scalar_dense" || starts_with(op->name, "aten::_amp_"))
-      return "GradScaler";
-  }
-  return "optimizer";
-}
-
-}  // namespace
-
-std::string op_category(const std::vector<const OpInterval*>& op_and_enclosing) {
-  for (const auto* op : op_and_enclosing) {
-    if (is_optimizer_phase(op->name)) return phase_category(op->name, op_and_enclosing);
-  }
-  for (const auto* op : op_and_enclosing) {
-    if (is_cast(op->name)) return "casts";
-    if (is_matrix_product(op->name)) return "matmul/conv " + (op->dtype.empty() ? std::string("float32") : op->dtype);
-    if (is_kept_in_float32(op->name)) return "kept in float32";
-  }
-  const auto& own = op_and_enclosing.front()->name;
-  return is_bookkeeping(own) || starts_with(own, kScopePrefix) ? kRestCategory : "elementwise";
-}
-
-bool unaligned_for_tensor_cores(const OpInterval& op) {
-  if (!is_matrix_product(op.name) || (op.dtype != "float16" && op.dtype != "bfloat16")) return false;
-  const auto multiple_of_8 = [](std::int64_t dimension) { return dimension % 8 == 0; };
-  const bool convolution = op.name.find("conv") != std::string::npos;
-  if (convolution) {
-    // The weight, [out channels, in channels, kernel...]: the channels are the GEMM's dimensions.
-    if (op.shapes.size() < 2 || op.shapes[1].size() < 2) return false;
-    return !multiple_of_8(op.shapes[1][0]) || !multiple_of_8(op.shapes[1][1]);
-  }
-  for (const auto& shape : op.shapes) {
-    if (shape.size() < 2) continue;
-    if (!multiple_of_8(shape[shape.size() - 1]) || !multiple_of_8(shape[shape.size() - 2])) return true;
-  }
-  return false;
-}
+using detail::kStepScope;
 
 namespace {
 
@@ -296,61 +171,6 @@ reports::TimeBreakdown categorise(std::vector<OpInterval> ops, std::int64_t step
     if (has_steps) step_time_s = step_ns * 1e-9;
   }
   return std::move(attribution).per_step(steps, step_time_s / static_cast<double>(steps), std::move(method));
-}
-
-reports::TimeBreakdown profile_time_breakdown(const std::function<void()>& run_pass, std::int64_t steps,
-                                              bool cuda_kernels) {
-  using namespace torch::profiler::impl;
-  // Kineto logs its start and stop (and, without a GPU, a failed device count) to std::cerr, from
-  // its own threads too: kept off the worker's progress channel while the profiler runs.
-  const detail::QuietStderr quiet;
-  const ProfilerConfig config(ProfilerState::KINETO, /*report_input_shapes=*/true);
-  std::set<ActivityType> activities{ActivityType::CPU};
-  if (cuda_kernels) activities.insert(ActivityType::CUDA);
-  torch::autograd::profiler::prepareProfiler(config, activities);
-  torch::autograd::profiler::enableProfiler(config, activities);
-  const auto start = std::chrono::steady_clock::now();
-  {
-    RECORD_USER_SCOPE(kPassScope);
-    run_pass();
-  }
-  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const auto result = torch::autograd::profiler::disableProfiler();
-  // The training thread is the one that recorded the pass's scope.
-  std::uint64_t thread = 0;
-  for (const auto& event : result->events()) {
-    if (event.name() == kPassScope) thread = event.startThreadId();
-  }
-  std::vector<OpInterval> ops;
-  for (const auto& event : result->events()) {
-    if (event.deviceType() == c10::DeviceType::CUDA) {
-      // A kernel (or copy) on the device: linked to the CPU op that launched it, whose
-      // correlation id is its linked one (how torch.autograd.profiler pairs them too).
-      ops.push_back({event.name(), "", event.startNs(), event.endNs(), {}, true, event.linkedCorrelationId()});
-      continue;
-    }
-    if (event.startThreadId() != thread || event.deviceType() != c10::DeviceType::CPU || event.name() == kPassScope)
-      continue;
-    const auto dtypes = event.hasTypes() ? event.dtypes() : c10::ArrayRef<std::string>{};
-    const auto first_float = std::find_if(dtypes.begin(), dtypes.end(), [](const std::string& dtype) {
-      return dtype == "float" || dtype == "c10::BFloat16" || dtype == "c10::Half" || dtype == "double";
-    });
-    std::string dtype;
-    if (first_float != dtypes.end()) {
-      dtype = *first_float == "float"           ? "float32"
-              : *first_float == "c10::BFloat16" ? "bfloat16"
-              : *first_float == "c10::Half"     ? "float16"
-                                                : "float64";
-    }
-    std::vector<std::vector<std::int64_t>> shapes;
-    if (event.hasShapes()) shapes.assign(event.shapes().begin(), event.shapes().end());
-    ops.push_back(
-        {event.name(), dtype, event.startNs(), event.endNs(), std::move(shapes), false, event.correlationId()});
-  }
-  const std::string what = cuda_kernels ? "CUDA kernel time by the op of the training thread that launched it"
-                                        : "self time of the CPU ops of the training thread";
-  return categorise(std::move(ops), steps, wall_s,
-                    "LibTorch profiler (Kineto), " + what + ", " + std::to_string(steps) + " profiled steps");
 }
 
 }  // namespace ampbench::harness

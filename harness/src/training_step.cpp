@@ -13,11 +13,11 @@ namespace ampbench::harness::detail {
 
 torch::Tensor TrainingStep::run(const workloads::Batch& batch, bool inject_overflow) const {
   // The whole step as one profiler scope: where the time breakdown's steps begin and end.
-  RECORD_USER_SCOPE("ampbench::step");
+  RECORD_USER_SCOPE(kStepScope);
   optimizer.zero_grad();
   torch::Tensor loss;
   {
-    PhaseRange range("forward");
+    PhaseRange range(StepPhase::kForward);
     std::optional<amp::Autocast> autocast;
     if (mode.autocast) autocast.emplace(device_type, mode.compute_dtype);
     loss = workload.loss(batch);
@@ -29,31 +29,31 @@ torch::Tensor TrainingStep::run(const workloads::Batch& batch, bool inject_overf
   if (inject_overflow) loss = loss * std::numeric_limits<float>::infinity();
   if (scaler == nullptr) {
     {
-      PhaseRange range("backward");
+      PhaseRange range(StepPhase::kBackward);
       if (sync != nullptr) sync->before_backward(loss);
       loss.backward();
     }
     if (grad_norms != nullptr) grad_norms->record(optimizer);
-    PhaseRange range("optimizer step");
+    PhaseRange range(StepPhase::kOptimizerStep);
     optimizer.step();
     return loss.detach();
   }
   {
-    PhaseRange range("backward");
+    PhaseRange range(StepPhase::kBackward);
     const auto scaled = scaler->scale(loss);
     if (sync != nullptr) sync->before_backward(scaled);
     scaled.backward();
   }
   {
-    PhaseRange range("unscale");
+    PhaseRange range(StepPhase::kUnscale);
     scaler->unscale_(optimizer);
   }
   if (grad_norms != nullptr) grad_norms->record(optimizer, *scaler);
   {
-    PhaseRange range("optimizer step");
+    PhaseRange range(StepPhase::kOptimizerStep);
     (void)scaler->step(optimizer);  // skipped steps are read from the scaler's telemetry
   }
-  PhaseRange range("scaler update");
+  PhaseRange range(StepPhase::kScalerUpdate);
   scaler->update();
   return loss.detach();
 }

@@ -1,12 +1,16 @@
-// What a worker process is asked to do: the message its stdin carries. The kinds' names are
-// spelled here only; the parent builds messages and the worker reads them through these.
+// The messages of the worker protocol: what a worker process is asked to do (its stdin; the kinds'
+// names are spelled here only), and what the parent reads back from a workload worker (its
+// progress objects, its cells). The process mechanics are worker_process.h.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "ampbench/harness/workload_task.h"
+#include "worker_process.h"
 
 namespace ampbench::harness::detail {
 
@@ -22,5 +26,18 @@ enum class WorkerJob {
 [[nodiscard]] nlohmann::json gemm_peaks_message(const std::string& device, int threads);
 // The job a message asks for; throws std::runtime_error naming a kind it does not know.
 [[nodiscard]] WorkerJob job_of(const nlohmann::json& message);
+
+// Parent side, reading a workload worker: its progress object, and its cells or why there are none
+// (its error, an unreadable result, how it ended).
+[[nodiscard]] WorkloadProgress progress_from_json(const nlohmann::json& in);
+struct WorkerCells {
+  std::optional<std::vector<reports::CellResult>> cells;
+  std::string failure;
+};
+[[nodiscard]] WorkerCells cells_of(const WorkerOutcome& outcome);
+
+// A cell of the task's that could not run, named as the run names its cells.
+[[nodiscard]] reports::CellResult failed_cell(const WorkloadTask& task, const std::string& mode,
+                                              const std::string& error);
 
 }  // namespace ampbench::harness::detail

@@ -287,45 +287,6 @@ WorkerOutcome outcome_of(const Running& worker) {
 
 }  // namespace
 
-WorkloadProgress progress_from_json(const nlohmann::json& in) {
-  WorkloadProgress progress;
-  progress.phase = in.value("phase", "");
-  progress.round = in.value("round", std::int64_t{0});
-  progress.timed_steps = in.value("timed_steps", std::int64_t{0});
-  progress.elapsed_s = in.value("elapsed_s", 0.0);
-  progress.time_cap_s = in.value("time_cap_s", 0.0);
-  progress.planned_steps = in.value("planned_steps", std::int64_t{0});
-  return progress;
-}
-
-WorkerCells cells_of(const WorkerOutcome& outcome) {
-  WorkerCells cells;
-  if (!outcome.result) {
-    cells.failure = outcome.failure;
-  } else if (outcome.result->contains("error")) {
-    cells.failure = outcome.result->at("error").get<std::string>();
-  } else {
-    try {
-      cells.cells = outcome.result->at("cells").get<std::vector<reports::CellResult>>();
-    } catch (const std::exception& error) {
-      cells.failure = std::string("unreadable cell result: ") + error.what();
-    }
-  }
-  return cells;
-}
-
-reports::CellResult failed_cell(const WorkloadTask& task, const std::string& mode, const std::string& error) {
-  reports::CellResult cell;
-  cell.workload = task.workload;
-  cell.mode = mode;
-  cell.device = task.config.device;
-  cell.preset = task.config.preset;
-  cell.ranks = task.rank ? task.rank->world_size : 1;
-  cell.status = reports::CellStatus::kFailed;
-  cell.error = error;
-  return cell;
-}
-
 void emit_progress(const nlohmann::json& progress) { std::cerr << kProgressPrefix << progress.dump() << std::endl; }
 
 WorkerOutcome run_in_worker(const nlohmann::json& task, reports::AllocatorPolicy allocator, double timeout_s,

@@ -40,17 +40,4 @@ inline constexpr const char* kWorkerAllocatorKey = "allocator";
 // Child side: one progress object as a line on stderr.
 void emit_progress(const nlohmann::json& progress);
 
-// Parent side, reading a workload worker: its progress object, and its cells or why there are none
-// (its error, an unreadable result, how it ended).
-[[nodiscard]] WorkloadProgress progress_from_json(const nlohmann::json& in);
-struct WorkerCells {
-  std::optional<std::vector<reports::CellResult>> cells;
-  std::string failure;
-};
-[[nodiscard]] WorkerCells cells_of(const WorkerOutcome& outcome);
-
-// A cell of the task's that could not run, named as the run names its cells.
-[[nodiscard]] reports::CellResult failed_cell(const WorkloadTask& task, const std::string& mode,
-                                              const std::string& error);
-
 }  // namespace ampbench::harness::detail
