@@ -3,6 +3,7 @@
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
 #include <cstdlib>
+#include <optional>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -57,6 +58,7 @@ constexpr const char* kKeys = "ampbench/";
 constexpr double kReportGraceS = 10.0;
 
 std::string world_key(std::int64_t rank) { return std::string(kKeys) + "world_size/" + std::to_string(rank); }
+std::string seen_key(std::int64_t rank) { return std::string(kKeys) + "world_size_seen/" + std::to_string(rank); }
 std::string task_key(std::int64_t group) { return std::string(kKeys) + "task/" + std::to_string(group); }
 std::string result_key(std::int64_t group, std::int64_t rank) {
   return std::string(kKeys) + "result/" + std::to_string(group) + "/" + std::to_string(rank);
@@ -72,10 +74,13 @@ double group_timeout_s(const reports::RunConfig& config) {
 }
 
 // Rank 0 checks every rank's world size; the others check rank 0's: a rank started with another
-// WORLD_SIZE stops every rank with the same one-line error.
+// WORLD_SIZE stops every rank with the same one-line error. Rank 0 serves the store, so on a
+// mismatch it waits until every other rank has read its world size ("seen") before it ends;
+// otherwise a rank could find the store gone between its wait and its read.
 void check_world_size(c10d::Store& store, const RunPlan& plan) {
   const auto& torchrun = *plan.torchrun;
   const auto world = torchrun.world_size;
+  const auto timeout = milliseconds(plan.config.rank_timeout_s);
   store.set(world_key(torchrun.rank), std::to_string(world));
   std::vector<std::int64_t> others;
   if (torchrun.rank == 0) {
@@ -83,20 +88,33 @@ void check_world_size(c10d::Store& store, const RunPlan& plan) {
   } else {
     others.push_back(0);
   }
+  std::optional<SettingError> mismatch;
   for (const auto rank : others) {
     try {
-      store.wait({world_key(rank)}, milliseconds(plan.config.rank_timeout_s));
+      store.wait({world_key(rank)}, timeout);
     } catch (const std::exception&) {
       throw SettingError("WORLD_SIZE=" + std::to_string(world) + ": rank " + std::to_string(rank) +
                          " did not join within " + std::to_string(static_cast<int>(plan.config.rank_timeout_s)) +
                          " s (--rank-timeout)");
     }
     const auto theirs = store.get_to_str(world_key(rank));
-    if (theirs != std::to_string(world)) {
-      throw SettingError("WORLD_SIZE=" + std::to_string(world) + " here, but rank " + std::to_string(rank) +
-                         " was started with WORLD_SIZE=" + theirs);
+    if (theirs != std::to_string(world) && !mismatch) {
+      mismatch = SettingError("WORLD_SIZE=" + std::to_string(world) + " here, but rank " + std::to_string(rank) +
+                              " was started with WORLD_SIZE=" + theirs);
     }
   }
+  if (torchrun.rank != 0) {
+    store.set(seen_key(torchrun.rank), "1");
+  } else if (mismatch) {
+    for (const auto rank : others) {
+      try {
+        store.wait({seen_key(rank)}, timeout);
+      } catch (const std::exception&) {
+        // That rank is gone or stuck; the mismatch is still the error to report.
+      }
+    }
+  }
+  if (mismatch) throw *mismatch;
 }
 
 }  // namespace
