@@ -178,6 +178,7 @@ void fill_timed(const detail::RoundsOutcome& outcome, const detail::SessionTimes
   rounds.step_time_s = times.round_median_s;
   rounds.probe_s = outcome.probe_round_median_s;
   rounds.probe = outcome.probe;
+  rounds.slow_machine_factor = reports::kSlowMachineFactor;
   rounds.round_replicate.assign(times.round_median_s.size(), replicate);
   cell.rounds = std::move(rounds);
   if (const auto* scaler = slot.session->scaler()) cell.scaler = scaler_telemetry(*scaler);

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "ampbench/reports/stats.h"
+#include "slow_machine_rounds.h"
 
 namespace ampbench::reports {
 namespace {
@@ -31,14 +32,20 @@ bool interleaved_with(const CellResult& cell, const CellResult& reference) {
 
 // Paired rounds when the two took turns in the same rounds (drift cancels in each pair; the
 // interval is over replicates when there are several); else the two cells' own estimates,
-// independently (wider), or for cells without rounds their medians.
-Ratio speedup(const CellResult& reference, const CellResult& cell) {
+// independently (wider), or for cells without rounds their medians. Rounds in `left_out` (the
+// cell's; the reference's when they ran apart) do not count.
+Ratio speedup(const CellResult& reference, const CellResult& cell, const std::vector<bool>& left_out,
+              const std::vector<bool>& reference_left_out) {
   if (interleaved_with(cell, reference)) {
-    return paired_round_ratio(reference.rounds->step_time_s, cell.rounds->step_time_s, cell.rounds->round_replicate);
+    const auto kept = detail::kept_rounds(*cell.rounds, left_out);
+    const auto kept_reference = detail::kept_rounds(*reference.rounds, left_out);
+    return paired_round_ratio(kept_reference.step_time_s, kept.step_time_s, kept.round_replicate);
   }
   if (cell.rounds && reference.rounds) {
-    return compare_rounds(cell.rounds->step_time_s, reference.rounds->step_time_s, cell.rounds->round_replicate,
-                          reference.rounds->round_replicate)
+    const auto kept = detail::kept_rounds(*cell.rounds, left_out);
+    const auto kept_reference = detail::kept_rounds(*reference.rounds, reference_left_out);
+    return compare_rounds(kept.step_time_s, kept_reference.step_time_s, kept.round_replicate,
+                          kept_reference.round_replicate)
         .ratio;
   }
   return median_ratio(reference.step_times_s, cell.step_times_s);
@@ -57,15 +64,35 @@ std::optional<Divergence> divergence(const CellResult& reference, const CellResu
   }
 }
 
+// Per cell (by index): the rounds its figures leave out. Counts each cell's slow rounds first.
+std::vector<std::vector<bool>> mark_slow_machine_rounds(Report& report) {
+  std::vector<std::vector<bool>> left_out;
+  left_out.reserve(report.cells.size());
+  for (auto& cell : report.cells) {
+    const auto slow = detail::slow_machine_rounds(report, cell);
+    if (cell.rounds) cell.rounds->slow_machine_rounds = std::count(slow.begin(), slow.end(), true);
+    left_out.push_back(detail::rounds_left_out(slow));
+  }
+  return left_out;
+}
+
+const std::vector<bool>& left_out_of(const Report& report, const std::vector<std::vector<bool>>& left_out,
+                                     const CellResult& cell) {
+  return left_out[static_cast<std::size_t>(&cell - report.cells.data())];
+}
+
 // Weak scaling: the one-rank cell's step time over this cell's (same mode and per-rank batch).
-void relate_to_one_rank(Report& report) {
+void relate_to_one_rank(Report& report, const std::vector<std::vector<bool>>& left_out) {
   for (auto& cell : report.cells) {
     if (cell.status != CellStatus::kOk || !cell.data_parallel) continue;
     const auto one = std::find_if(report.cells.begin(), report.cells.end(), [&](const CellResult& other) {
       return other.status == CellStatus::kOk && other.ranks == 1 && other.mode == cell.mode &&
              other.workload == cell.workload && other.device == cell.device && other.preset == cell.preset;
     });
-    if (one != report.cells.end()) cell.data_parallel->scaling_efficiency = speedup(*one, cell);
+    if (one != report.cells.end()) {
+      cell.data_parallel->scaling_efficiency =
+          speedup(*one, cell, left_out_of(report, left_out, cell), left_out_of(report, left_out, *one));
+    }
   }
 }
 
@@ -97,12 +124,14 @@ const CellResult* reference_cell(const Report& report, const CellResult& cell) {
 }
 
 void relate_to_fp32(Report& report) {
-  relate_to_one_rank(report);
+  const auto left_out = mark_slow_machine_rounds(report);
+  relate_to_one_rank(report, left_out);
   for (auto& cell : report.cells) {
     if (cell.status != CellStatus::kOk) continue;
     const auto* reference = reference_cell(report, cell);
     if (reference == nullptr) continue;
-    cell.speedup_vs_fp32 = speedup(*reference, cell);
+    cell.speedup_vs_fp32 =
+        speedup(*reference, cell, left_out_of(report, left_out, cell), left_out_of(report, left_out, *reference));
     const double memory_ratio = static_cast<double>(cell.memory.peak_tensor_bytes) /
                                 static_cast<double>(std::max<std::int64_t>(1, reference->memory.peak_tensor_bytes));
     cell.memory_ratio_vs_fp32 = Ratio{memory_ratio, memory_ratio, memory_ratio};

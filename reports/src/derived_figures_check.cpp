@@ -102,6 +102,10 @@ void require_step_figures(const CellResult& stored, const CellResult& derived, c
 }
 
 void require_relations(const CellResult& stored, const CellResult& derived, const std::string& path) {
+  if (stored.rounds && stored.rounds->slow_machine_factor) {
+    require_equal(stored.rounds->slow_machine_rounds, derived.rounds->slow_machine_rounds,
+                  path + ".rounds.slow_machine_rounds");
+  }
   require_equal(stored.speedup_vs_fp32, derived.speedup_vs_fp32, path + ".speedup_vs_fp32");
   require_equal(stored.memory_ratio_vs_fp32, derived.memory_ratio_vs_fp32, path + ".memory_ratio_vs_fp32");
   if (stored.divergence) {

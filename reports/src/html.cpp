@@ -119,7 +119,7 @@ std::string render_html(const Report& report) {
                      summary_table(report);
   for (const auto& note :
        {detail::failed_cells_note(report), detail::reruns_note(report), detail::allocator_note(report.environment),
-        detail::gpu_verification_note(report), detail::counted_flops_note(report)}) {
+        detail::slow_machine_note(report), detail::gpu_verification_note(report), detail::counted_flops_note(report)}) {
     if (!note.empty()) page += "<p class=\"note\">" + detail::html_escaped(note) + "</p>\n";
   }
   page += data_parallel_section(report) + why_section(report);

@@ -150,6 +150,7 @@ std::string render_markdown(const Report& report) {
   if (const auto note = detail::failed_cells_note(report); !note.empty()) out += "\n" + note + "\n";
   if (const auto note = detail::reruns_note(report); !note.empty()) out += "\n" + note + "\n";
   if (const auto note = detail::allocator_note(report.environment); !note.empty()) out += "\n" + note + "\n";
+  if (const auto note = detail::slow_machine_note(report); !note.empty()) out += "\n" + note + "\n";
   if (const auto note = detail::gpu_verification_note(report); !note.empty()) out += "\n" + note + "\n";
   if (const auto note = detail::counted_flops_note(report); !note.empty()) out += "\n" + note + "\n";
   const auto why = render_why_markdown(report.explanation);

@@ -341,6 +341,11 @@ Rounds read_rounds(const json& in, const std::string& path, std::size_t timed_st
     value.round_replicate = read_array<std::int64_t>(*replicates, fields.path_of("round_replicate"), read_integer);
   }
   value.step_time = read_round_estimate(fields.required("step_time"), fields.path_of("step_time"));
+  if (const auto* factor = fields.optional("slow_machine_factor")) {  // absent in older reports
+    value.slow_machine_factor = read_finite_number(*factor, fields.path_of("slow_machine_factor"));
+    if (*value.slow_machine_factor < 1.0) fail_at(fields.path_of("slow_machine_factor"), "must be at least 1");
+    value.slow_machine_rounds = fields.integer_in("slow_machine_rounds", 0, kMaxRounds);
+  }
   fields.finish();
   const auto rounds = value.step_time_s.size();
   if (value.step_round.size() != timed_steps) {

@@ -133,6 +133,10 @@ void to_json(nlohmann::json& out, const Rounds& value) {
          {"probe", value.probe},
          {"round_replicate", value.round_replicate},
          {"step_time", value.step_time}};
+  if (value.slow_machine_factor) {
+    out["slow_machine_factor"] = number(*value.slow_machine_factor);
+    out["slow_machine_rounds"] = value.slow_machine_rounds;
+  }
 }
 
 void to_json(nlohmann::json& out, const TimeBreakdown& value) {

@@ -149,6 +149,27 @@ std::string reruns_note(const Report& report) {
   return "Reruns (these cells mix rounds timed together and alone): " + joined(parts, "; ") + ".";
 }
 
+std::string slow_machine_note(const Report& report) {
+  const CellResult* ruled = nullptr;
+  std::vector<std::string> slow;
+  for (const auto& cell : report.cells) {
+    if (cell.status != CellStatus::kOk || !cell.rounds || !cell.rounds->slow_machine_factor) continue;
+    if (ruled == nullptr) ruled = &cell;
+    const auto& rounds = *cell.rounds;
+    if (!cell.speedup_vs_fp32 || rounds.slow_machine_rounds == 0) continue;
+    const auto total = static_cast<std::int64_t>(rounds.step_time_s.size());
+    slow.push_back(
+        cell_name(cell) + " " + std::to_string(rounds.slow_machine_rounds) + " of " + std::to_string(total) +
+        (total - rounds.slow_machine_rounds < 2 ? " (all kept: the speedup describes the slower state)" : ""));
+  }
+  if (ruled == nullptr) return "";
+  return "Machine probe: " + ruled->rounds->probe +
+         ", timed in every round. Speedups leave out the rounds in which it " + "took over " +
+         format_ratio(*ruled->rounds->slow_machine_factor) +
+         " the run's usual time (the machine in a slower state): " + (slow.empty() ? "none did" : joined(slow, ", ")) +
+         ".";
+}
+
 std::string gpu_verification_note(const Report& report) {
   const bool any_gpu = std::any_of(report.cells.begin(), report.cells.end(),
                                    [](const CellResult& cell) { return cell.device.rfind("cuda", 0) == 0; });

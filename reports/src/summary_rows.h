@@ -44,6 +44,9 @@ struct SummaryRow {
 [[nodiscard]] std::string allocator_note(const Environment& environment);
 // Every worker that died and what ran again in its place, or empty when none did.
 [[nodiscard]] std::string reruns_note(const Report& report);
+// For reports whose cells were estimated under the slow-machine rule: the probe, the rule, and the
+// cells whose speedups left rounds out ("simplenet/bf16/cpu 15 of 60"); empty otherwise.
+[[nodiscard]] std::string slow_machine_note(const Report& report);
 // The mean of per-step counts (0 for none).
 [[nodiscard]] double mean_per_step(const std::vector<std::int64_t>& counts);
 // For reports with CUDA cells, the GPU-verification status the run recorded in its environment

@@ -36,6 +36,7 @@ std::string render_table(const Report& report) {
   if (const auto note = detail::failed_cells_note(report); !note.empty()) out += note + "\n";
   if (const auto note = detail::reruns_note(report); !note.empty()) out += note + "\n";
   if (const auto note = detail::allocator_note(report.environment); !note.empty()) out += note + "\n";
+  if (const auto note = detail::slow_machine_note(report); !note.empty()) out += note + "\n";
   if (const auto note = detail::gpu_verification_note(report); !note.empty()) out += note + "\n";
   if (const auto note = detail::counted_flops_note(report); !note.empty()) out += note + "\n";
   out += data_parallel_section(report);

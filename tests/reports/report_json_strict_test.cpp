@@ -75,7 +75,8 @@ Report sample_with_rounds() {
     for (std::size_t step = 0; step < cell->step_times_s.size(); ++step)
       rounds.step_round.push_back(static_cast<std::int64_t>(step / 6));
     rounds.step_time_s.assign(5, 0.0);
-    rounds.probe_s.assign(5, 2e-4);
+    rounds.probe_s = {2e-4, 2e-4, 2e-4, 3e-4, 2e-4};  // round 3 on a slower machine
+    rounds.slow_machine_factor = kSlowMachineFactor;
     cell->rounds = rounds;
     derive_step_figures(*cell);
   }
@@ -116,6 +117,18 @@ TEST(StrictJson, DerivedFiguresMustAgreeWithTheirSamples) {
   json = good;
   json["cells"][1]["throughput"]["samples_per_s"] = 1.0;
   EXPECT_EQ(json_error(json).rfind("r.json: cells[1].throughput.samples_per_s: 1 is stored", 0), 0u);
+  ASSERT_EQ(good["cells"][1]["rounds"]["slow_machine_rounds"], 1);
+  json = good;
+  json["cells"][1]["rounds"]["slow_machine_rounds"] = 0;
+  EXPECT_EQ(json_error(json),
+            "r.json: cells[1].rounds.slow_machine_rounds: 0 is stored, but the report's samples give 1 (a derived "
+            "figure must agree with the samples it summarises)");
+  json = good;
+  json["cells"][1]["rounds"]["slow_machine_factor"] = 0.5;
+  EXPECT_EQ(json_error(json), "r.json: cells[1].rounds.slow_machine_factor: must be at least 1");
+  json = good;
+  json["cells"][1]["rounds"].erase("slow_machine_rounds");
+  EXPECT_EQ(json_error(json).rfind("r.json: cells[1].rounds.slow_machine_rounds: ", 0), 0u) << json_error(json);
 }
 
 // A figure with nothing to derive it from is as untrue as a wrong one; a figure left out is not.

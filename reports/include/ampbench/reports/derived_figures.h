@@ -11,6 +11,12 @@ namespace ampbench::reports {
 // The mode every other is measured against: float32 throughout, TF32 off.
 inline constexpr const char* kReferenceMode = "fp32";
 
+// A round whose machine probe took more than this many times the run's usual probe time ran while
+// the machine was in a slower state; it is left out of the speedup. Measured on a shared 2-core VM
+// (docs/performance.md, "the host's two states"): the probe's rounds fall in two clusters, at
+// 1.0-1.1x and 1.4-1.6x the usual time, and the slower state changes the speedup itself.
+inline constexpr double kSlowMachineFactor = 1.3;
+
 // From cell.step_times_s and its rounds' step_round: the median of each round, the step-time
 // summary, the rates per second (from the per-step counts already in cell.throughput), the
 // estimate over rounds (or over replicates when the rounds came from several worker processes),
@@ -24,7 +30,10 @@ void derive_step_figures(CellResult& cell);
 // Each successful AMP cell against its reference cell: the speedup (from paired rounds when the two
 // were interleaved, else from the two cells' rounds, or steps, independently), the memory ratio and
 // the numerics divergence; and the scaling efficiency of every data-parallel cell against its
-// one-rank cell.
+// one-rank cell. First, every cell estimated under the slow-machine rule gets its count of slow
+// rounds (Rounds::slow_machine_rounds): those whose probe took more than slow_machine_factor times
+// the run's usual probe time, the 10th percentile over the rounds of every such cell with the same
+// device, probe and ranks. A speedup leaves the slow rounds out while two or more rounds remain.
 void relate_to_fp32(Report& report);
 
 // Throws ReportError naming the first stored figure ("cells[2].rounds.step_time_s[4]: ...") that

@@ -188,6 +188,13 @@ struct Rounds {
   // Per round: the replicate (worker process, 0-based) it ran in, non-decreasing. Empty in reports
   // from before replicates: every round in one process.
   std::vector<std::int64_t> round_replicate;
+  // The rule this cell's speedup was estimated under (derived_figures.h kSlowMachineFactor): a
+  // round whose probe took more than this many times the run's usual probe time ran while the
+  // machine was in a slower state, and is left out of the speedup. Absent in reports from before
+  // the rule: every round counts.
+  std::optional<double> slow_machine_factor;
+  // Derived (relate_to_fp32): how many of this cell's rounds the rule finds slow.
+  std::int64_t slow_machine_rounds = 0;
   // The geometric mean of step_time_s with its interval: over replicates when there are two or
   // more (stats.h replicate_means), else over rounds.
   RoundEstimate step_time;
