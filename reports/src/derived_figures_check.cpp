@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ampbench/reports/derived_figures.h"
+#include "ampbench/reports/roofline.h"
 #include "json_reader.h"
 
 namespace ampbench::reports {
@@ -101,7 +102,20 @@ void require_step_figures(const CellResult& stored, const CellResult& derived, c
   }
 }
 
+// The share of the machine's measured GEMM peak (roofline.h) follows from the cell's rate and the
+// report's peaks.
+void require_fraction_of_peak(const CellResult& stored, const CellResult& derived, const std::string& path) {
+  const auto& fraction = stored.throughput.fraction_of_peak;
+  if (!fraction) return;
+  if (!derived.throughput.fraction_of_peak) {
+    detail::fail_at(path + ".throughput.fraction_of_peak",
+                    "is stored, but the report's environment has no measured GEMM peak it can be derived from");
+  }
+  require_equal(*fraction, *derived.throughput.fraction_of_peak, path + ".throughput.fraction_of_peak");
+}
+
 void require_relations(const CellResult& stored, const CellResult& derived, const std::string& path) {
+  require_fraction_of_peak(stored, derived, path);
   if (stored.rounds && stored.rounds->slow_machine_factor) {
     require_equal(stored.rounds->slow_machine_rounds, derived.rounds->slow_machine_rounds,
                   path + ".rounds.slow_machine_rounds");
@@ -134,6 +148,7 @@ void require_derived_figures_match(const Report& report) {
     if (cell.data_parallel) cell.data_parallel->scaling_efficiency.reset();
   }
   relate_to_fp32(derived);
+  fill_fractions_of_peak(derived);
   // Every cell's own figures first: a relation between two cells is judged on samples that hold.
   for (std::size_t i = 0; i < report.cells.size(); ++i) {
     if (report.cells[i].status == CellStatus::kOk)

@@ -117,6 +117,15 @@ TEST(StrictJson, DerivedFiguresMustAgreeWithTheirSamples) {
   json = good;
   json["cells"][1]["throughput"]["samples_per_s"] = 1.0;
   EXPECT_EQ(json_error(json).rfind("r.json: cells[1].throughput.samples_per_s: 1 is stored", 0), 0u);
+  json = good;
+  json["cells"][0]["throughput"]["fraction_of_peak"] = 0.9;
+  EXPECT_EQ(json_error(json).rfind("r.json: cells[0].throughput.fraction_of_peak: 0.9 is stored", 0), 0u)
+      << json_error(json);
+  json = good;
+  json["environment"].erase("gemm_peaks");
+  EXPECT_EQ(json_error(json),
+            "r.json: cells[0].throughput.fraction_of_peak: is stored, but the report's environment has no measured "
+            "GEMM peak it can be derived from");
   ASSERT_EQ(good["cells"][1]["rounds"]["slow_machine_rounds"], 1);
   json = good;
   json["cells"][1]["rounds"]["slow_machine_rounds"] = 0;
@@ -194,7 +203,8 @@ TEST(StrictJson, TwoCellsWithOneKeyAreRefused) {
   // The same cell on 2 ranks is another cell.
   json["cells"][6]["ranks"] = 2;
   for (const char* relation : {"speedup_vs_fp32", "memory_ratio_vs_fp32", "divergence"})
-    json["cells"][6][relation] = nullptr;  // there is no FP32 cell of 2 ranks to relate it to
+    json["cells"][6][relation] = nullptr;                        // there is no FP32 cell of 2 ranks to relate it to
+  json["cells"][6]["throughput"]["fraction_of_peak"] = nullptr;  // of two processes' peaks, not one's
   EXPECT_EQ(json_error(json), "(no error)");
 }
 
