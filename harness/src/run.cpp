@@ -6,6 +6,7 @@
 #include <chrono>
 #include <iterator>
 #include <optional>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -112,11 +113,11 @@ double add_numerics(WorkloadTask task, std::vector<reports::CellResult>& cells, 
 }
 
 // The GEMM peaks and the allocator record, which the first worker also reports (with
-// --no-isolate, this process applies the policy itself).
+// --no-isolate, plan_run applied the policy to this process and recorded it).
 std::vector<reports::GemmPeak> gemm_peaks(const RunPlan& plan, std::optional<reports::AllocatorRecord>& allocator) {
   const auto& config = plan.config;
   if (!config.isolate) {
-    allocator = detail::apply_allocator_policy(config.allocator);
+    if (!allocator) throw std::invalid_argument("run: the plan records no allocator policy (make it with plan_run)");
     allocator->page_fault_s = detail::measure_page_fault_s();
     return measure_gemm_peaks(config.device, config.threads);
   }

@@ -76,12 +76,13 @@ void resolve_modes(std::vector<std::string>& names, const std::string& device) {
 }
 
 // A preloaded policy must be installed; without isolation this process itself must already run
-// under the policy's malloc (nothing can preload it now).
-void require_allocator(const reports::RunConfig& config) {
+// under the policy's malloc (nothing can preload it now), and applies the policy here, once: the
+// record is the run's. With isolation each worker applies it and the first one's is the record.
+std::optional<reports::AllocatorRecord> require_allocator(const reports::RunConfig& config) {
   (void)detail::allocator_library_path(config.allocator);
-  if (config.isolate) return;
+  if (config.isolate) return std::nullopt;
   try {
-    (void)detail::apply_allocator_policy(config.allocator);
+    return detail::apply_allocator_policy(config.allocator);
   } catch (const std::runtime_error& error) {
     throw SettingError(error.what());
   }
@@ -151,7 +152,7 @@ RunPlan plan_run(reports::RunConfig config) {
                        "isolate must stay on");
   }
   require_gpu_per_rank(plan);
-  require_allocator(plan.config);
+  plan.environment.allocator = require_allocator(plan.config);
   const char* local_world = std::getenv("LOCAL_WORLD_SIZE");
   share_threads(plan, plan.torchrun ? (local_world != nullptr ? std::atoll(local_world) : 1) : plan.config.ranks);
   if (plan.config.threads > 0) plan.environment.threads = plan.config.threads;
