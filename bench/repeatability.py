@@ -57,8 +57,8 @@ def slowed(report, factor):
         for key in ("median", "ci_low", "ci_high", "p10", "p90", "mean", "stddev"):
             if summary[key] is not None:
                 summary[key] *= factor
-        for key in ("samples_per_s", "tokens_per_s", "achieved_flops_per_s"):
-            if cell["throughput"][key] is not None:
+        for key in ("samples_per_s", "tokens_per_s", "achieved_flops_per_s", "fraction_of_peak"):
+            if cell["throughput"].get(key) is not None:
                 cell["throughput"][key] /= factor
         rounds = cell.get("rounds")
         if rounds:

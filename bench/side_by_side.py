@@ -58,7 +58,7 @@ MODES = ("fp32", "fp16", "bf16")
 PRESETS = ("seed", "default", "large")
 DEFAULT_PRESETS = {"simplenet": "seed", "simplecnn": "seed", "transformer": "default"}
 AUTOCAST_DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16}
-BATCH_POOL = 16  # as kBatchPool in harness/src/cell_runner.cpp
+BATCH_POOL = 16  # as kBatchPool in harness/src/measure/mode_session.cpp
 # Issue #9's targets for ampbench/PyTorch; SimpleNet's holds at the tutorial's (`seed`) sizes only.
 RATIO_TARGETS = {("simplenet", "seed"): 0.5, **{(name, preset): 1.02 for name in ("simplecnn", "transformer")
                                                 for preset in PRESETS}}

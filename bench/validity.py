@@ -33,7 +33,7 @@ KINDS = ("paired", "alone", "python")
 PYTHON_STEPS = {"simplenet": 100, "simplecnn": 20, "transformer": 20}  # timed steps per Python cell
 PYTHON_WARMUP = 3
 # glibc-fixed's thresholds as glibc's tunables, so the Python loop runs under the same policy
-# (harness/src/worker_allocator.cpp sets them with mallopt).
+# (harness/src/worker/worker_allocator.cpp sets them with mallopt).
 GLIBC_FIXED = {"MALLOC_MMAP_THRESHOLD_": "1073741824", "MALLOC_TRIM_THRESHOLD_": "2147483647"}
 PRELOADS = {"jemalloc": "libjemalloc.so.2", "tcmalloc": "libtcmalloc_minimal.so.4"}
 

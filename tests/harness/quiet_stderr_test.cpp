@@ -1,4 +1,4 @@
-// QuietStderr (harness/src/quiet_stderr.h) under the condition the profiler puts it in: another
+// QuietStderr (harness/src/profile/quiet_stderr.h) under the condition the profiler puts it in: another
 // thread writing to std::cerr the whole time it starts and stops. Swapping std::cerr's buffer there
 // was a data race (the flaky signal 6 of RunCommand.AnAbortingCellLosesOnlyItself was suspected of
 // it); the descriptor swap keeps every write whole and hides only what was written while quiet.
@@ -13,7 +13,7 @@
 #include <string>
 #include <thread>
 
-#include "quiet_stderr.h"
+#include "profile/quiet_stderr.h"
 
 namespace {
 

@@ -1,8 +1,8 @@
-// One data-parallel group's cells from its ranks' own (harness/src/rank_merge.h): per step the
+// One data-parallel group's cells from its ranks' own (harness/src/distributed/rank_merge.h): per step the
 // slowest rank, the mean loss, the largest memory, the group's samples, every figure re-derived
 // from the merged steps; a mode that failed on any rank fails naming the rank that failed first on
 // its own, and ranks whose GradScalers skipped different steps fail the cell.
-#include "rank_merge.h"
+#include "distributed/rank_merge.h"
 
 #include <gtest/gtest.h>
 

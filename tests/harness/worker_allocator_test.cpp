@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "ampbench/reports/run_config.h"
-#include "worker_allocator.h"
+#include "worker/worker_allocator.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // The message a worker process reads from stdin: each job goes out and comes back as itself, its
 // task intact, and a kind the worker does not know is refused by name.
-#include "worker_job.h"
+#include "worker/worker_job.h"
 
 #include <gtest/gtest.h>
 

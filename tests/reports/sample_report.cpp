@@ -238,6 +238,7 @@ Report with_slower_steps(Report report, std::size_t cell, double factor) {
   for (double& time : report.cells.at(cell).step_times_s) time *= factor;
   derive_step_figures(report.cells[cell]);
   relate_to_fp32(report);
+  fill_fractions_of_peak(report);
   return report;
 }
 
