@@ -23,8 +23,7 @@ import time
 
 import torch
 
-SLOW_MACHINE_FACTOR = 1.3
-USUAL_QUANTILE = 0.10
+from machine_state import SLOW_MACHINE_FACTOR, mlp_probe_step, usual as usual_value
 
 
 def pieces():
@@ -33,21 +32,12 @@ def pieces():
     small = torch.rand(128)
     big = torch.rand(16 * 1024 * 1024)
     copy = torch.empty_like(big)
-    mlp = torch.nn.Sequential(torch.nn.Linear(32, 128), torch.nn.ReLU(), torch.nn.Linear(128, 128), torch.nn.ReLU(),
-                              torch.nn.Linear(128, 1))
-    optimizer = torch.optim.SGD(mlp.parameters(), lr=1e-3)
-    x, y = torch.rand(128, 32), torch.rand(128, 1)
-
-    def mlp_step():
-        optimizer.zero_grad()
-        torch.nn.functional.mse_loss(mlp(x), y).backward()
-        optimizer.step()
 
     def dispatch():
         for _ in range(50):
             small.add_(1e-6)
 
-    return {"mlp": mlp_step, "gemm": lambda: torch.mm(a, b), "dispatch": dispatch, "stream": lambda: copy.copy_(big)}
+    return {"mlp": mlp_probe_step(), "gemm": lambda: torch.mm(a, b), "dispatch": dispatch, "stream": lambda: copy.copy_(big)}
 
 
 def sample(work):
@@ -85,8 +75,7 @@ def main():
         s = {name: sample(piece) for name, piece in work.items()}
         s["t"] = time.time() - start
         samples.append(s)
-    mlp = sorted(s["mlp"] for s in samples)
-    usual = mlp[int(USUAL_QUANTILE * (len(mlp) - 1))]
+    usual = usual_value(s["mlp"] for s in samples)
     for s in samples:
         s["slow"] = s["mlp"] > SLOW_MACHINE_FACTOR * usual
     slow = [s for s in samples if s["slow"]]

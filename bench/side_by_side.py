@@ -340,8 +340,10 @@ def python_step(workload: PythonWorkload, optimizer: torch.optim.Optimizer,
     return loss.item()
 
 
-def run_python_cell(name: str, mode: str, preset: str, settings: RunSettings) -> tuple[list[float], PythonWorkload]:
-    """Trains a fresh replica for warm-up + timed steps; returns the timed steps' seconds."""
+def run_python_cell(name: str, mode: str, preset: str, settings: RunSettings,
+                    before_step: Callable[[], None] | None = None) -> tuple[list[float], PythonWorkload]:
+    """Trains a fresh replica for warm-up + timed steps; returns the timed steps' seconds.
+    before_step, if given, runs before every timed step, outside its timing."""
     torch.set_num_threads(settings.threads)
     workload = build_workload(name, preset, settings.seed)
     optimizer = workload.make_optimizer(workload.student)
@@ -352,6 +354,8 @@ def run_python_cell(name: str, mode: str, preset: str, settings: RunSettings) ->
         python_step(workload, optimizer, scaler, autocast_dtype, batches[index % BATCH_POOL])
     step_times: list[float] = []
     for index in range(settings.warmup, settings.warmup + settings.steps):
+        if before_step is not None:
+            before_step()
         start = time.perf_counter()
         python_step(workload, optimizer, scaler, autocast_dtype, batches[index % BATCH_POOL])
         step_times.append(time.perf_counter() - start)

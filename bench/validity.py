@@ -14,8 +14,18 @@ kind and repetition. Printed per cell: medians over repetitions with the min-max
 paired/alone (step time, speedup) and of paired/python (speedup), against the issue's targets
 (within 5% of alone, within 10% of PyTorch's loop). Writes every figure to OUT/validity.json.
 
+Printed twice: over every round (the step times a report states), and over the rounds that ran in
+the machine's usual state, the same estimator over the rounds whose probe took at most the
+slow-machine factor times the benchmark's usual probe time (its 10th percentile over every round
+of every report of the benchmark: bench/machine_state.py). The second compares paired and alone in
+the same machine state, which the first cannot when the host spends minutes in its slower state.
+PyTorch's loop times the same probe's MLP in Python before every step (bench/python_loop_cell.py)
+and keeps, by the same rule against its own usual probe time, the steps of the usual state. Exit 1
+when a target is missed in either table.
+
 Usage (after scripts/build; about 2.5 minutes per repetition on a quiet 2-core CPU):
   .venv/bin/python bench/validity.py --reps 5 --allocator glibc-fixed --out /tmp/validity
+  .venv/bin/python bench/validity.py --from /tmp/validity   # the same figures again, from its files
 """
 import argparse
 import json
@@ -25,6 +35,7 @@ import subprocess
 import sys
 import time
 
+import machine_state
 from suite_runs import run_suite
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -55,35 +66,100 @@ def ampbench_step_times(report):
             for c in report["cells"] if c["status"] == "ok" and c.get("rounds")}
 
 
+def kind_reports(out, rep, kind):
+    """The reports of one repetition's ampbench kind, as written under OUT."""
+    folders = [f"rep{rep}-paired"] if kind == "paired" else [f"rep{rep}-alone-{mode}" for mode in MODES]
+    reports = []
+    for folder in folders:
+        with open(os.path.join(out, folder, "report.json")) as f:
+            reports.append(json.load(f))
+    return reports
+
+
+def python_usual_state(reps):
+    """Per repetition, {(workload, mode): median step of PyTorch's loop over the steps whose probe
+    took at most the factor times the usual probe of every Python step}; None without probes (a
+    benchmark from before they were kept), and the share of steps left out."""
+    if not all("python_samples" in rep for rep in reps if "python" in rep):
+        return None, None
+    cells = [cell for rep in reps for cell in rep.get("python_samples", {}).values()]
+    if not cells:
+        return None, None
+    usual = machine_state.usual(p for cell in cells for p in cell["probe_s"])
+    figures, kept, total = [], 0, 0
+    for rep in reps:
+        times = {}
+        for key, cell in rep.get("python_samples", {}).items():
+            steps = [t for t, p in zip(cell["step_s"], cell["probe_s"]) if p <= machine_state.SLOW_MACHINE_FACTOR * usual]
+            kept, total = kept + len(steps), total + len(cell["step_s"])
+            if len(steps) >= 2:
+                times[tuple(key.split("/"))] = statistics.median(steps)
+        figures.append(times)
+    return figures, 1.0 - kept / total
+
+
+def usual_state_figures(out, reps):
+    """Per repetition, {"paired"/"alone": {(workload, mode): usual-state step time}}, and the share of
+    rounds left out per kind. Only the cells of each alone run's own mode count, as in run_kind."""
+    loaded = [{kind: kind_reports(out, rep, kind) for kind in ("paired", "alone")} for rep in range(reps)]
+    cells = [(kind, c) for rep in loaded for kind, reports in rep.items() for r in reports for c in r["cells"]
+             if c["status"] == "ok" and c.get("rounds")]
+    if len({c["rounds"]["probe"] for _, c in cells}) != 1:
+        sys.exit("validity.py: the reports ran different machine probes; no one usual probe time describes them")
+    usual = machine_state.usual(p for _, c in cells for p in c["rounds"]["probe_s"])
+    for _, c in cells:  # the estimator is the report's own: over every round it gives the stated figure
+        rounds = c["rounds"]
+        mine = machine_state.round_estimate(rounds["step_time_s"], rounds.get("round_replicate") or [0] * len(rounds["step_time_s"]))
+        if abs(mine / rounds["step_time"]["value"] - 1.0) > 1e-9:
+            sys.exit(f"validity.py: {c['workload']}/{c['mode']}: the estimate over every round is {mine}, "
+                     f"the report states {rounds['step_time']['value']}")
+    figures, kept = [], {"paired": [0, 0], "alone": [0, 0]}
+    for rep in loaded:
+        times = {}
+        for kind, reports in rep.items():
+            times[kind] = {}
+            for mode_index, report in enumerate(reports):
+                for c in report["cells"]:
+                    if c["status"] != "ok" or not c.get("rounds") or (kind == "alone" and c["mode"] != MODES[mode_index]):
+                        continue
+                    estimate, n_kept, n_all = machine_state.usual_state_estimate(c["rounds"], usual)
+                    kept[kind][0] += n_kept
+                    kept[kind][1] += n_all
+                    if estimate is not None:
+                        times[kind][(c["workload"], c["mode"])] = estimate
+        figures.append(times)
+    return figures, usual, {kind: 1.0 - k / n for kind, (k, n) in kept.items() if n}
+
+
 def python_cell(workload, mode, preset, threads, env):
-    """One mode's step time in PyTorch's loop, in a Python process of its own (median step)."""
-    code = ("import json, sys, statistics; sys.path.insert(0, {bench!r}); import side_by_side as s; "
-            "times, _ = s.run_python_cell({w!r}, {m!r}, {p!r}, s.RunSettings({warm}, {steps}, {t}, 0)); "
-            "print(json.dumps(statistics.median(times)))").format(
-        bench=os.path.join(ROOT, "bench"), w=workload, m=mode, p=preset, warm=PYTHON_WARMUP,
-        steps=PYTHON_STEPS[workload], t=threads)
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    """One mode in PyTorch's loop, in a Python process of its own: {"step_s": [...], "probe_s": [...]}."""
+    command = [sys.executable, os.path.join(ROOT, "bench", "python_loop_cell.py"), workload, mode, preset,
+               "--steps", str(PYTHON_STEPS[workload]), "--warmup", str(PYTHON_WARMUP), "--threads", str(threads)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"validity.py: the Python loop failed for {workload}/{mode}: {done.stderr[-1500:]}")
-    return float(done.stdout.strip().splitlines()[-1])
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def run_kind(kind, args, out, common, paired_report):
+    """(step times per cell, wall seconds, the paired report or None, the Python loop's samples or None)."""
     if kind == "paired":
         report, wall = run_suite(args.binary, out, common)
-        return ampbench_step_times(report), wall, report
+        return ampbench_step_times(report), wall, report, None
     start = time.monotonic()
-    times = {}
+    times, samples = {}, None
     if kind == "alone":
         for mode in MODES:
             report, _ = run_suite(args.binary, f"{out}-{mode}", [*common, "--modes", mode])
             times.update({key: t for key, t in ampbench_step_times(report).items() if key[1] == mode})
     else:
-        env = policy_environment(args.allocator, paired_report)
+        env, samples = policy_environment(args.allocator, paired_report), {}
         for workload in args.workloads:
             for mode in MODES:
-                times[(workload, mode)] = python_cell(workload, mode, args.preset, args.threads, env)
-    return times, time.monotonic() - start, None
+                cell = python_cell(workload, mode, args.preset, args.threads, env)
+                times[(workload, mode)] = statistics.median(cell["step_s"])
+                samples[f"{workload}/{mode}"] = cell
+    return times, time.monotonic() - start, None, samples
 
 
 def speedups(times):
@@ -120,19 +196,23 @@ def summarise(reps, workloads):
     return rows, verdicts
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--reps", type=int, default=5)
-    parser.add_argument("--allocator", default="glibc-fixed")
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--binary", default=os.path.join(ROOT, "build/default/bench/ampbench"))
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--device", default="auto", help="passed to ampbench run; the Python loop runs on the CPU")
-    parser.add_argument("--preset", default="default")
-    parser.add_argument("--workloads", default="simplenet,simplecnn,transformer")
-    parser.add_argument("--no-python", action="store_true", help="paired and alone only")
-    args = parser.parse_args()
-    args.workloads = args.workloads.split(",")
+def print_table(title, rows, verdicts):
+    """One table of per-cell figures and its targets; returns the targets missed."""
+    print(title)
+    print(f"{'cell':<20} {'paired/alone time':<24} {'paired/alone speedup':<24} {'paired/python speedup':<24} "
+          "paired speedup")
+    for row in rows:
+        cols = [spread(row[k]) if row.get(k) else "-" for k in
+                ("paired_over_alone_time", "paired_over_alone_speedup", "paired_over_python_speedup", "paired_speedup")]
+        print(f"{row['cell']:<20} {cols[0]:<24} {cols[1]:<24} {cols[2]:<24} {cols[3]}")
+    missed = [f"{cell} {name}" for cell, name, ok in verdicts if not ok]
+    print(f"targets met: {sum(ok for *_, ok in verdicts)} of {len(verdicts)}" + (f"; missed: {', '.join(missed)}"
+                                                                                  if missed else ""))
+    return missed
+
+
+def measure(args):
+    """Runs the repetitions; returns their figures (as validity.json keeps them, with tuple keys)."""
     os.makedirs(args.out, exist_ok=True)
     common = ["--allocator", args.allocator, "--threads", str(args.threads), "--preset", args.preset, "--device", args.device,
               "--workloads", ",".join(args.workloads), "--replicates", "3", "--numerics-steps", "0",
@@ -145,30 +225,80 @@ def main():
         for kind in order:
             if kind == "python" and paired_report is None:  # needs the policy's library as ampbench found it
                 paired_report = json.load(open(os.path.join(args.out, "rep0-paired", "report.json")))
-            times, wall, report = run_kind(kind, args, os.path.join(args.out, f"rep{rep}-{kind}"), common,
-                                           paired_report)
+            times, wall, report, samples = run_kind(kind, args, os.path.join(args.out, f"rep{rep}-{kind}"), common,
+                                                    paired_report)
             paired_report = report or paired_report
             figures[kind], figures["wall_s"][kind] = times, wall
+            if samples is not None:
+                figures["python_samples"] = samples
             print(f"rep {rep + 1}/{args.reps} {kind}: {wall:.0f} s", file=sys.stderr, flush=True)
         reps.append(figures)
+    return reps
+
+
+def measured_before(out):
+    """(allocator, repetitions, workloads) of an earlier benchmark, from OUT/validity.json."""
+    path = os.path.join(out, "validity.json")
+    if not os.path.isfile(path):
+        sys.exit(f"validity.py: --from: {path} does not exist")
+    with open(path) as f:
+        document = json.load(f)
+    reps = [{k: ({tuple(key.split("/")): v for key, v in val.items()} if k in KINDS else val) for k, val in rep.items()}
+            for rep in document["reps"]]
+    workloads = list(dict.fromkeys(w for w, _ in reps[0]["paired"]))
+    return document["allocator"], reps, workloads
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--allocator", default="glibc-fixed")
+    parser.add_argument("--out", help="where the runs and validity.json go")
+    parser.add_argument("--from", dest="from_dir", help="an earlier --out: its figures again, nothing run")
+    parser.add_argument("--binary", default=os.path.join(ROOT, "build/default/bench/ampbench"))
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--device", default="auto", help="passed to ampbench run; the Python loop runs on the CPU")
+    parser.add_argument("--preset", default="default")
+    parser.add_argument("--workloads", default="simplenet,simplecnn,transformer")
+    parser.add_argument("--no-python", action="store_true", help="paired and alone only")
+    args = parser.parse_args()
+    if bool(args.out) == bool(args.from_dir):
+        parser.error("give --out (measure) or --from (an earlier --out), one of them")
+    if args.from_dir:
+        args.out = args.from_dir
+        args.allocator, reps, args.workloads = measured_before(args.from_dir)
+    else:
+        args.workloads = args.workloads.split(",")
+        reps = measure(args)
     rows, verdicts = summarise(reps, args.workloads)
-    print(f"allocator {args.allocator}, {args.reps} repetitions, median [min, max] over them")
-    print(f"{'cell':<20} {'paired/alone time':<24} {'paired/alone speedup':<24} {'paired/python speedup':<24} "
-          "paired speedup")
-    for row in rows:
-        cols = [spread(row[k]) if row.get(k) else "-" for k in
-                ("paired_over_alone_time", "paired_over_alone_speedup", "paired_over_python_speedup", "paired_speedup")]
-        print(f"{row['cell']:<20} {cols[0]:<24} {cols[1]:<24} {cols[2]:<24} {cols[3]}")
-    missed = [f"{cell} {name}" for cell, name, ok in verdicts if not ok]
-    print(f"targets met: {sum(ok for *_, ok in verdicts)} of {len(verdicts)}" + (f"; missed: {', '.join(missed)}"
-                                                                                  if missed else ""))
-    document = {"allocator": args.allocator, "reps": [{k: ({"/".join(key): v for key, v in val.items()}
-                                                           if isinstance(val, dict) and k in KINDS else val)
-                                                       for k, val in rep.items()} for rep in reps],
-                "rows": rows, "targets": [{"cell": c, "figure": n, "met": ok} for c, n, ok in verdicts]}
+    missed = print_table(f"allocator {args.allocator}, {len(reps)} repetitions, median [min, max] over them; "
+                         "every round", rows, verdicts)
+    usual, usual_probe, left_out = usual_state_figures(args.out, len(reps))
+    usual_reps = [{**rep, "paired": u["paired"], "alone": u["alone"]} for rep, u in zip(reps, usual)]
+    python_usual, python_left_out = python_usual_state(reps)
+    if python_usual is not None:
+        usual_reps = [{**rep, "python": p} for rep, p in zip(usual_reps, python_usual)]
+        left_out["python"] = python_left_out
+    python_note = ("" if not any("python" in rep for rep in reps) else
+                   f", python {python_left_out:.0%} of steps" if python_usual is not None else
+                   "; PyTorch's loop: every step, no probe was kept")
+    usual_rows, usual_verdicts = summarise(usual_reps, args.workloads)
+    print()
+    usual_missed = print_table(
+        f"usual state: rounds whose probe took at most {machine_state.SLOW_MACHINE_FACTOR}x {usual_probe * 1e6:.1f} us "
+        f"(left out: paired {left_out['paired']:.0%}, alone {left_out['alone']:.0%} of rounds{python_note})",
+        usual_rows, usual_verdicts)
+    as_json = lambda figures: [{k: ({"/".join(key): v for key, v in val.items()} if isinstance(val, dict) and k in KINDS
+                                    else val) for k, val in rep.items()} for rep in figures]
+    document = {"allocator": args.allocator, "reps": as_json(reps), "rows": rows,
+                "targets": [{"cell": c, "figure": n, "met": ok} for c, n, ok in verdicts],
+                "usual_state": {"usual_probe_s": usual_probe, "factor": machine_state.SLOW_MACHINE_FACTOR,
+                                "left_out": left_out,
+                                "reps": as_json([{k: v for k, v in rep.items() if k != "python_samples"} for rep in usual_reps]), "rows": usual_rows,
+                                "targets": [{"cell": c, "figure": n, "met": ok} for c, n, ok in usual_verdicts]}}
     with open(os.path.join(args.out, "validity.json"), "w") as f:
         json.dump(document, f, indent=1)
-    return 0 if not missed else 1
+    return 0 if not (missed or usual_missed) else 1
 
 
 if __name__ == "__main__":

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""One mode of one workload in PyTorch's own loop (bench/side_by_side.py's replica of the tutorials'
+loop), in this process alone; bench/validity.py runs it once per cell under an allocator policy.
+
+Before every timed step, outside its timing, the machine probe's MLP step (bench/machine_state.py)
+is timed (median of 3 calls), so the steps can be judged by the machine state they ran in, as
+ampbench's rounds are. Prints one JSON object: {"step_s": [...], "probe_s": [...]}, one of each per
+timed step.
+
+Usage: python_loop_cell.py WORKLOAD MODE PRESET --steps N --warmup N --threads N
+"""
+import argparse
+import json
+import statistics
+import time
+
+import machine_state
+import side_by_side
+
+PROBE_CALLS = 3
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("workload", choices=side_by_side.WORKLOADS)
+    parser.add_argument("mode", choices=side_by_side.MODES)
+    parser.add_argument("preset", choices=side_by_side.PRESETS)
+    parser.add_argument("--steps", type=int, required=True)
+    parser.add_argument("--warmup", type=int, required=True)
+    parser.add_argument("--threads", type=int, required=True)
+    args = parser.parse_args()
+    probe, probe_s = machine_state.mlp_probe_step(), []
+
+    def time_probe():
+        times = []
+        for _ in range(PROBE_CALLS):
+            start = time.perf_counter()
+            probe()
+            times.append(time.perf_counter() - start)
+        probe_s.append(statistics.median(times))
+
+    settings = side_by_side.RunSettings(args.warmup, args.steps, args.threads, 0)
+    step_s, _ = side_by_side.run_python_cell(args.workload, args.mode, args.preset, settings, before_step=time_probe)
+    print(json.dumps({"step_s": step_s, "probe_s": probe_s}))
+
+
+if __name__ == "__main__":
+    main()
