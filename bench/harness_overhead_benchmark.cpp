@@ -36,11 +36,11 @@
 #include <benchmark/benchmark.h>
 #include <c10/core/CPUAllocator.h>
 
-#include "ampbench/harness/detail/interleaved_rounds.h"
-#include "ampbench/harness/memory_meters.h"
 #include "ampbench/harness/mode.h"
 #include "ampbench/reports/stats.h"
 #include "ampbench/workloads/registry.h"
+#include "measure/interleaved_rounds.h"
+#include "measure/memory_meters.h"
 
 #include <atomic>
 #include <chrono>

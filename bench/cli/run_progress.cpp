@@ -38,7 +38,8 @@ std::string finished_text(const harness::RunEvent& event) {
   const auto& cell = *event.cell;
   const auto ranks = cell.ranks > 1 ? " on " + std::to_string(cell.ranks) + " ranks" : std::string();
   return workload_prefix(event) + " " + cell.mode + " " + cell.device + ranks + ": " +
-         (cell.status == reports::CellStatus::kOk ? cell.throughput.stop_reason : "FAILED: " + cell.error);
+         (cell.status == reports::CellStatus::kOk ? reports::describe(cell.throughput.stop_reasons)
+                                                  : "FAILED: " + cell.error);
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <ostream>
 
+#include "enum_names.h"
+
 namespace ampbench::reports {
 
 const std::vector<AllocatorPolicyInfo>& allocator_policies() {
@@ -35,12 +37,9 @@ std::optional<AllocatorPolicy> parse_allocator_policy(std::string_view name) {
 }
 
 std::string allocator_policy_names() {
-  const auto& policies = allocator_policies();
-  std::string text;
-  for (std::size_t i = 0; i < policies.size(); ++i) {
-    text += (i == 0 ? "" : i + 1 == policies.size() ? " or " : ", ") + std::string(policies[i].name);
-  }
-  return text;
+  std::vector<std::string_view> names;
+  for (const auto& policy : allocator_policies()) names.push_back(policy.name);
+  return detail::alternatives(names);
 }
 
 std::ostream& operator<<(std::ostream& out, AllocatorPolicy policy) { return out << to_string(policy); }

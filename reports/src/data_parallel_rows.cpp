@@ -31,7 +31,7 @@ std::vector<std::string> row_of(const Report& report, const CellResult& cell) {
   return {
       key_of(cell).label(),
       parallel.backend,
-      parallel.grad_compression,
+      std::string(to_string(parallel.grad_compression)),
       std::to_string(parallel.buckets),
       format_duration_ci(parallel.allreduce_time_s),
       megabytes(parallel.allreduce_bytes_per_step),

@@ -2,6 +2,8 @@
 
 #include <ostream>
 
+#include "enum_names.h"
+
 namespace ampbench::reports {
 
 std::string_view to_string(DivergenceVerdict verdict) {
@@ -19,10 +21,7 @@ std::string_view to_string(DivergenceVerdict verdict) {
 }
 
 std::optional<DivergenceVerdict> divergence_verdict_named(std::string_view name) {
-  for (const auto verdict : kDivergenceVerdicts) {
-    if (to_string(verdict) == name) return verdict;
-  }
-  return std::nullopt;
+  return detail::value_named(name, kDivergenceVerdicts);
 }
 
 std::ostream& operator<<(std::ostream& out, DivergenceVerdict verdict) { return out << to_string(verdict); }

@@ -114,6 +114,32 @@ ModeSettings read_mode_settings(const json& in, const std::string& path) {
   return value;
 }
 
+// "stop_reason" is a sentence; "stop_reasons" (reports since the counts were stored) the counts it
+// must describe. Older reports have the sentence alone, which then gives the counts.
+StopReasonCounts read_stop_reasons(ObjectReader& fields) {
+  const auto sentence = fields.text("stop_reason");
+  const auto* stored = fields.optional("stop_reasons");
+  if (stored == nullptr) {
+    const auto described = stop_reasons_described(sentence);
+    if (!described) fail_at(fields.path_of("stop_reason"), "\"" + sentence + "\" names no stop reason and count");
+    return *described;
+  }
+  const auto path = fields.path_of("stop_reasons");
+  if (!stored->is_object()) fail_at(path, "expected an object of reasons and counts, got " + stored->dump());
+  StopReasonCounts counts;
+  for (const auto& [name, count] : stored->items()) {
+    const auto reason = stop_reason_named(name);
+    if (!reason)
+      fail_at(path + "." + name, "not a stop reason (precision reached, step cap, time cap, every mode failed)");
+    counts[*reason] = read_integer_in(count, path + "." + name, 1, std::numeric_limits<std::int64_t>::max());
+  }
+  if (describe(counts) != sentence) {
+    fail_at(fields.path_of("stop_reason"),
+            "\"" + sentence + "\" does not say what stop_reasons count (\"" + describe(counts) + "\")");
+  }
+  return counts;
+}
+
 Throughput read_throughput(const json& in, const std::string& path) {
   ObjectReader fields(in, path);
   Throughput value;
@@ -131,7 +157,7 @@ Throughput read_throughput(const json& in, const std::string& path) {
   if (const auto* peak = fields.optional("fraction_of_peak")) {
     value.fraction_of_peak = read_number_or_null(*peak, fields.path_of("fraction_of_peak"));
   }
-  value.stop_reason = fields.text("stop_reason");
+  value.stop_reasons = read_stop_reasons(fields);
   fields.finish();
   return value;
 }
@@ -399,11 +425,12 @@ DataParallel read_data_parallel(const json& in, const std::string& path) {
   ObjectReader fields(in, path);
   DataParallel value;
   value.backend = fields.text("backend");
-  value.grad_compression = fields.text("grad_compression");
-  if (value.grad_compression != "none" && value.grad_compression != "fp16" && value.grad_compression != "bf16") {
+  const auto compression = fields.text("grad_compression");
+  const auto named = grad_compression_named(compression);
+  if (!named)
     fail_at(fields.path_of("grad_compression"),
-            "expected \"none\", \"fp16\" or \"bf16\", got \"" + value.grad_compression + "\"");
-  }
+            "expected " + grad_compression_names() + ", got \"" + compression + "\"");
+  value.grad_compression = *named;
   value.gradient_sync = fields.text("gradient_sync");
   value.buckets = fields.integer_in("buckets", 0, kMaxInt);
   value.allreduce_times_s =

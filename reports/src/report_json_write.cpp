@@ -23,6 +23,13 @@ nlohmann::json optional(const std::optional<T>& value) {
   return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
 
+// {"time cap": 3, "precision reached": 2}: the counts that "stop_reason"'s sentence describes.
+nlohmann::json stop_reason_counts(const StopReasonCounts& counts) {
+  auto out = nlohmann::json::object();
+  for (const auto& [reason, count] : counts) out[std::string(to_string(reason))] = count;
+  return out;
+}
+
 }  // namespace
 
 void to_json(nlohmann::json& out, const SampleSummary& value) {
@@ -57,7 +64,8 @@ void to_json(nlohmann::json& out, const Throughput& value) {
          {"flops_source", value.flops_source},
          {"achieved_flops_per_s", number(value.achieved_flops_per_s)},
          {"fraction_of_peak", json_number(value.fraction_of_peak)},
-         {"stop_reason", value.stop_reason}};
+         {"stop_reason", describe(value.stop_reasons)},
+         {"stop_reasons", stop_reason_counts(value.stop_reasons)}};
 }
 
 void to_json(nlohmann::json& out, const Memory& value) {
@@ -154,7 +162,7 @@ void to_json(nlohmann::json& out, const TimeBreakdown& value) {
 
 void to_json(nlohmann::json& out, const DataParallel& value) {
   out = {{"backend", value.backend},
-         {"grad_compression", value.grad_compression},
+         {"grad_compression", std::string(to_string(value.grad_compression))},
          {"gradient_sync", value.gradient_sync},
          {"buckets", value.buckets},
          {"allreduce_times_s", numbers(value.allreduce_times_s)},

@@ -152,20 +152,28 @@ struct Codec<std::optional<std::int64_t>> {
   static std::string show(const std::optional<std::int64_t>& value) { return value ? std::to_string(*value) : ""; }
 };
 
-template <>
-struct Codec<AllocatorPolicy> {
-  static json write(AllocatorPolicy value) { return std::string(to_string(value)); }
-  static AllocatorPolicy read(const json& value) {
-    if (!value.is_string()) expected(allocator_policy_names(), value);
+// A vocabulary enum: written and shown by its name, read and parsed from it; a wrong one is refused
+// with the names it could have been.
+template <typename Enum, std::optional<Enum> (*named)(std::string_view), std::string (*names)()>
+struct NamedCodec {
+  static json write(Enum value) { return std::string(to_string(value)); }
+  static Enum read(const json& value) {
+    if (!value.is_string()) expected(names(), value);
     return parse(value.get<std::string>());
   }
-  static AllocatorPolicy parse(const std::string& text) {
-    const auto policy = parse_allocator_policy(text);
-    if (!policy) throw SettingError("'" + text + "' is not " + allocator_policy_names());
-    return *policy;
+  static Enum parse(const std::string& text) {
+    const auto value = named(text);
+    if (!value) throw SettingError("'" + text + "' is not " + names());
+    return *value;
   }
-  static std::string show(AllocatorPolicy value) { return std::string(to_string(value)); }
+  static std::string show(Enum value) { return std::string(to_string(value)); }
 };
+
+template <>
+struct Codec<AllocatorPolicy> : NamedCodec<AllocatorPolicy, parse_allocator_policy, allocator_policy_names> {};
+
+template <>
+struct Codec<GradCompression> : NamedCodec<GradCompression, grad_compression_named, grad_compression_names> {};
 
 template <typename T>
 RunConfigField field(T RunConfig::*member, std::string key, std::string flag, std::string help,
@@ -300,11 +308,9 @@ void validate_run_config(const RunConfig& config) {
     require_range<std::int64_t>(*config.numerics_steps, 0, kMaxStepsPerCell, flag_of(&C::numerics_steps));
   require_range<std::int64_t>(config.ranks, 1, kMaxRanks, flag_of(&C::ranks));
   const auto& compression = flag_of(&C::grad_compression);
-  require(config.grad_compression == "none" || config.grad_compression == "fp16" || config.grad_compression == "bf16",
-          compression + " must be none, fp16 or bf16, got '" + config.grad_compression + "'");
-  require(config.grad_compression == "none" || config.ranks > 1, compression + " " + config.grad_compression +
-                                                                     ": needs " + flag_of(&C::ranks) +
-                                                                     " 2 or more (one rank all-reduces nothing)");
+  require(config.grad_compression == GradCompression::kNone || config.ranks > 1,
+          compression + " " + std::string(to_string(config.grad_compression)) + ": needs " + flag_of(&C::ranks) +
+              " 2 or more (one rank all-reduces nothing)");
   require(config.rank_timeout_s > 0.0 && config.rank_timeout_s <= kMaxTimeCapSeconds,
           flag_of(&C::rank_timeout_s) + seconds_range("(0"));
 }

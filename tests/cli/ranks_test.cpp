@@ -157,7 +157,7 @@ TEST(Ranks, CompressionHalvesTheBytesAndAnOverflowOnOneRankIsSkippedOnEvery) {
   EXPECT_LT(fp16.scaler->scale.at(4), fp16.scaler->scale.at(3));  // backed off on every rank
   // bfloat16 on the wire: half the float32 gradients' bytes.
   const auto& fp32 = cell_of(report, "simplenet", "fp32", 2);
-  EXPECT_EQ(fp32.data_parallel->grad_compression, "bf16");
+  EXPECT_EQ(fp32.data_parallel->grad_compression, ampbench::reports::GradCompression::kBf16);
   std::int64_t parameters = 0;
   {
     ampbench::workloads::WorkloadOptions options;
@@ -307,6 +307,11 @@ TEST(Ranks, BadRendezvousIsAOneLineErrorAndNoOutput) {
     auto argv = flags;
     argv.insert(argv.end(), {"--grad-compression", "fp16"});
     expect_usage_error(run_process(argv), "--grad-compression fp16: needs --ranks 2 or more", out);
+  }
+  {
+    auto argv = flags;
+    argv.insert(argv.end(), {"--ranks", "2", "--grad-compression", "fp8"});
+    expect_usage_error(run_process(argv), "--grad-compression: 'fp8' is not none, fp16 or bf16", out);
   }
 }
 

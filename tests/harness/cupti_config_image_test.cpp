@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "ampbench/harness/cupti/config_image.h"
-#include "ampbench/harness/cupti/metric_sets.h"
-#include "ampbench/harness/cupti/unavailable_reason.h"
+#include "profile/cupti/cupti_config_image.h"
+#include "profile/cupti/cupti_metric_sets.h"
+#include "profile/cupti/cupti_unavailable_reason.h"
 
 namespace ampbench::harness::cupti {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ampbench/harness/cupti/metric_sets.h"
+#include "profile/cupti/cupti_metric_sets.h"
 
 namespace ampbench::harness::cupti {
 namespace {

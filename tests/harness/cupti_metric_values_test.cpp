@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ampbench/harness/cupti/metric_values.h"
+#include "profile/cupti/cupti_metric_values.h"
 
 namespace ampbench::harness::cupti {
 namespace {

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "ampbench/harness/cupti_tensor_cores.h"
+#include "profile/cupti/cupti_tensor_cores.h"
 
 namespace ampbench::harness::cupti {
 namespace {

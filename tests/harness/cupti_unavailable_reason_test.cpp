@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "ampbench/harness/cupti/unavailable_reason.h"
+#include "profile/cupti/cupti_unavailable_reason.h"
 
 namespace ampbench::harness::cupti {
 namespace {

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "ampbench/harness/device_selection.h"
+#include "machine/device_selection.h"
 
 namespace ampbench::harness {
 namespace {

@@ -6,7 +6,7 @@
 #include <map>
 #include <string>
 
-#include "ampbench/harness/external_profiler.h"
+#include "profile/external_profiler.h"
 
 namespace ampbench::harness {
 namespace {

@@ -1,7 +1,7 @@
 // FLOPs of a workload that states none: counted from one forward, within 5% of the hand count for
 // the example residual CNN (compiled into this test from examples/, registered as users do), and
 // counting moves no BatchNorm statistic.
-#include "ampbench/harness/flop_count.h"
+#include "measure/flop_count.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>

@@ -1,6 +1,6 @@
 // record_kernel_activity where CUPTI cannot record (this machine has no GPU and no driver): an
 // "unavailable" outcome with a one-line reason, not a crash. Recording real kernels needs a GPU.
-#include "ampbench/harness/kernel_activity.h"
+#include "profile/kernel_activity.h"
 
 #include <gtest/gtest.h>
 

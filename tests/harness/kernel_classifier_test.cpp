@@ -1,7 +1,7 @@
 // classify_kernel against kernel names that real profiles reported (nvprof, Nsight Systems, torch
 // profiler, Nsight Compute, TensorRT tactic logs), Volta to Blackwell, each with where it was seen.
 // A name that fails here after a library update means the pattern list needs a new line.
-#include "ampbench/harness/kernel_classifier.h"
+#include "profile/kernel_classifier.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // summarize_kernel_time on synthetic activity records, against hand-computed shares.
-#include "ampbench/harness/kernel_time_share.h"
+#include "profile/kernel_time_share.h"
 
 #include <gtest/gtest.h>
 

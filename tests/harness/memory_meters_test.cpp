@@ -3,7 +3,7 @@
 
 #include <ATen/ATen.h>
 
-#include "ampbench/harness/memory_meters.h"
+#include "measure/memory_meters.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // The numerics pass: fixed steps from the same weights and batches in every mode, held-out float32
 // evaluations, FP32's floor run, and the verdicts it leads to, a forced FP16 underflow included.
-#include "ampbench/harness/numerics_pass.h"
+#include "measure/numerics_pass.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <gtest/gtest.h>

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "ampbench/harness/replayed_steps.h"
-#include "ampbench/harness/training_state_snapshot.h"
+#include "measure/replayed_steps.h"
+#include "measure/training_state_snapshot.h"
 #include "training_replay_support.h"
 
 namespace ampbench::harness {

@@ -2,10 +2,10 @@
 // several of them: rounds renumbered and tagged, intervals over replicates, failures kept.
 #include <gtest/gtest.h>
 
-#include "ampbench/harness/detail/replicates.h"
 #include "ampbench/harness/run.h"
 #include "ampbench/reports/derived_figures.h"
 #include "ampbench/reports/stats.h"
+#include "run/replicates.h"
 
 namespace {
 
@@ -22,7 +22,8 @@ CellResult worker_cell(const std::string& mode, std::int64_t replicate, const st
   cell.preset = "seed";
   cell.losses = {static_cast<double>(replicate + 1)};
   cell.throughput.samples_per_step = 4;
-  cell.throughput.stop_reason = replicate == 0 ? "step cap" : "time cap";
+  cell.throughput.stop_reasons = {
+      {replicate == 0 ? ampbench::reports::StopReason::kStepCap : ampbench::reports::StopReason::kTimeCap, 1}};
   cell.memory.peak_tensor_bytes = 1000 + replicate;
   ampbench::reports::Rounds rounds;
   rounds.interleaved_modes = {"fp32", "bf16"};
@@ -62,7 +63,7 @@ TEST(JoinReplicates, RoundsAreRenumberedTaggedAndEstimatedOverReplicates) {
   EXPECT_DOUBLE_EQ(fp32.throughput.samples_per_s, 4.0 / fp32.throughput.step_time_s.median);
   EXPECT_EQ(fp32.losses, (std::vector<double>{1.0}));
   EXPECT_EQ(fp32.memory.peak_tensor_bytes, 1002);
-  EXPECT_EQ(fp32.throughput.stop_reason, "time cap in 2 of 3 workers, step cap in 1");
+  EXPECT_EQ(ampbench::reports::describe(fp32.throughput.stop_reasons), "time cap in 2 of 3 workers, step cap in 1");
 }
 
 TEST(JoinReplicates, AModeThatFailsInAnyReplicateFailsWithThatReplicatesError) {

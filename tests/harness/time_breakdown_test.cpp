@@ -1,7 +1,7 @@
 // The time breakdown: how recorded ops are nested and categorised (the innermost op with a category
 // decides), that categories and the unattributed rest make the wall time, and a real profile of
 // a training step under LibTorch's profiler.
-#include "ampbench/harness/time_breakdown.h"
+#include "profile/time_breakdown.h"
 
 #include <ampbench/amp/autocast.h>
 #include <gtest/gtest.h>

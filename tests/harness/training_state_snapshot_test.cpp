@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "ampbench/harness/training_state_snapshot.h"
+#include "measure/training_state_snapshot.h"
 #include "training_replay_support.h"
 
 namespace ampbench::harness {

@@ -8,12 +8,12 @@
 #include <functional>
 #include <set>
 
-#include "ampbench/harness/detail/interleaved_rounds.h"
-#include "ampbench/harness/numerics_pass.h"
 #include "ampbench/harness/run.h"
 #include "ampbench/harness/workload_task.h"
 #include "ampbench/reports/derived_figures.h"
 #include "ampbench/reports/stats.h"
+#include "measure/interleaved_rounds.h"
+#include "measure/numerics_pass.h"
 
 namespace {
 
@@ -50,7 +50,8 @@ TEST(WorkloadRunner, Fp32SimpleNetTimesEveryStepAndItsLossFalls) {
   ASSERT_TRUE(result.rounds.has_value());
   EXPECT_EQ(result.losses.size(), 2u + 12u + result.rounds->step_time_s.size());
   EXPECT_LT(result.losses.back(), result.losses.front());
-  EXPECT_EQ(result.throughput.stop_reason, "step cap");
+  EXPECT_EQ(result.throughput.stop_reasons,
+            (ampbench::reports::StopReasonCounts{{ampbench::reports::StopReason::kStepCap, 1}}));
   EXPECT_EQ(result.throughput.step_time_s.count, 12);
   EXPECT_GT(result.throughput.samples_per_s, 0.0);
   EXPECT_DOUBLE_EQ(result.throughput.flops_per_step, 3.0 * 2 * 100 * 10 * 1);
@@ -175,7 +176,8 @@ TEST(WorkloadRunner, ModesAreTimedInTheSameRoundsAndPairedByRound) {
     EXPECT_EQ(rounds.step_time.rounds, 4);
     EXPECT_LE(rounds.step_time.ci_low, rounds.step_time.value);
     EXPECT_GE(rounds.step_time.ci_high, rounds.step_time.value);
-    EXPECT_EQ(cell.throughput.stop_reason, "step cap");
+    EXPECT_EQ(cell.throughput.stop_reasons,
+              (ampbench::reports::StopReasonCounts{{ampbench::reports::StopReason::kStepCap, 1}}));
   }
   // Every mode trained the same steps on the same batches: the curves line up.
   EXPECT_EQ(report.cells[1].losses.size(), report.cells[0].losses.size());

@@ -113,7 +113,7 @@ TEST(RunSeries, ListsWhatDiffersBetweenTheEnvironments) {
 // commands that refuse to read such runs together.
 TEST(RunSeries, NamesDifferentWorldSizes) {
   Report two_ranks = ampbench::testing::make_data_parallel_report();
-  two_ranks.config.grad_compression = "fp16";
+  two_ranks.config.grad_compression = GradCompression::kFp16;
   const std::vector<SeriesInput> runs = {{"one.json", make_sample_report()}, {"two.json", two_ranks}};
   EXPECT_EQ(world_size_difference(runs), "one.json 1 rank, two.json 2 ranks");
   EXPECT_EQ(world_size_difference({runs[1], runs[1]}), "");

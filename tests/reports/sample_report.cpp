@@ -40,7 +40,7 @@ CellResult sample_cell(const char* workload, const char* mode, double median_s) 
   cell.throughput.samples_per_s = 64.0 / cell.throughput.step_time_s.median;
   cell.throughput.flops_per_step = 1.5e9;
   cell.throughput.achieved_flops_per_s = 1.5e9 / cell.throughput.step_time_s.median;
-  cell.throughput.stop_reason = "precision reached";
+  cell.throughput.stop_reasons = {{StopReason::kPrecisionReached, 3}};
   cell.memory.peak_tensor_bytes = 48 * 1024 * 1024;
   cell.memory.peak_rss_bytes = 300 * 1024 * 1024;
   cell.tensor_cores.reason = "no GPU: tensor cores are measured on CUDA devices only";
@@ -154,7 +154,7 @@ CellResult two_rank_cell(const CellResult& one_rank, double median_s, double all
   cell.ranks = 2;
   DataParallel parallel;
   parallel.backend = "gloo";
-  parallel.grad_compression = "none";
+  parallel.grad_compression = GradCompression::kNone;
   parallel.gradient_sync = "c10d::Reducer, 2 buckets (cap 25 MiB)";
   parallel.buckets = 2;
   parallel.allreduce_times_s = spread_samples(allreduce_s, 0.05, static_cast<int>(cell.step_times_s.size()));

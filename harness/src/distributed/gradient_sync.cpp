@@ -1,4 +1,4 @@
-#include "ampbench/harness/detail/gradient_sync.h"
+#include "distributed/gradient_sync.h"
 
 #include <torch/csrc/distributed/c10d/comm.hpp>
 
@@ -53,9 +53,15 @@ class AveragingHook : public c10d::CommHookInterface {
   std::shared_ptr<CommunicationLog> log_;
 };
 
-std::optional<c10::ScalarType> wire_dtype(const std::string& compression) {
-  if (compression == "fp16") return c10::ScalarType::Half;
-  if (compression == "bf16") return c10::ScalarType::BFloat16;
+std::optional<c10::ScalarType> wire_dtype(reports::GradCompression compression) {
+  switch (compression) {
+    case reports::GradCompression::kFp16:
+      return c10::ScalarType::Half;
+    case reports::GradCompression::kBf16:
+      return c10::ScalarType::BFloat16;
+    case reports::GradCompression::kNone:
+      break;
+  }
   return std::nullopt;
 }
 
@@ -105,7 +111,7 @@ StepCommunication CommunicationLog::take_step() {
 }
 
 GradientSync::GradientSync(c10::intrusive_ptr<c10d::ProcessGroup> group, torch::nn::Module& module,
-                           const std::string& compression)
+                           reports::GradCompression compression)
     : group_(std::move(group)),
       compression_(compression),
       backend_(group_->getBackendName()),
@@ -137,7 +143,9 @@ void GradientSync::before_backward(const torch::Tensor& loss) { reducer_->prepar
 
 std::string GradientSync::description() const {
   return "c10d::Reducer, " + std::to_string(buckets_) + (buckets_ == 1 ? " bucket" : " buckets") +
-         " (first 1 MiB, then 25 MiB), " + (compression_ == "none" ? "float32" : compression_) +
+         " (first 1 MiB, then 25 MiB), " +
+         (compression_ == reports::GradCompression::kNone ? std::string("float32")
+                                                          : std::string(to_string(compression_))) +
          " all-reduce of the average";
 }
 

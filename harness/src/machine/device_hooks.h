@@ -8,8 +8,8 @@
 #include <functional>
 #include <optional>
 
-#include "ampbench/harness/replayed_steps.h"
 #include "ampbench/reports/report.h"
+#include "measure/replayed_steps.h"
 
 namespace ampbench::harness::detail {
 

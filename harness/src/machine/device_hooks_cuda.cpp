@@ -10,8 +10,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "ampbench/harness/device_selection.h"
 #include "machine/device_hooks.h"
+#include "machine/device_selection.h"
 
 namespace ampbench::harness::detail {
 

@@ -1,4 +1,4 @@
-#include "ampbench/harness/device_selection.h"
+#include "machine/device_selection.h"
 
 #include <stdexcept>
 #include <string>

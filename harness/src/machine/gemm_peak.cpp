@@ -1,4 +1,4 @@
-#include "ampbench/harness/gemm_peak.h"
+#include "machine/gemm_peak.h"
 
 #include <ATen/Context.h>
 #include <ATen/Functions.h>

@@ -1,4 +1,4 @@
-#include "ampbench/harness/detail/device_step_timer.h"
+#include "measure/device_step_timer.h"
 
 #include <c10/core/impl/VirtualGuardImpl.h>
 #include <c10/util/Exception.h>

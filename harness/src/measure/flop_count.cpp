@@ -1,4 +1,4 @@
-#include "ampbench/harness/flop_count.h"
+#include "measure/flop_count.h"
 
 #include <ampbench/amp/autocast.h>
 #include <ampbench/amp/op_counters.h>

@@ -1,4 +1,4 @@
-#include "ampbench/harness/detail/interleaved_rounds.h"
+#include "measure/interleaved_rounds.h"
 
 #include <c10/util/Exception.h>
 #include <torch/torch.h>
@@ -80,22 +80,6 @@ void timed_step(ModeSession& session, TensorMemoryProbe& memory, StepTimer& time
   const auto after = process_page_faults();
   faults.minor.push_back(after.minor - before.minor);
   faults.major.push_back(after.major - before.major);
-}
-
-const char* to_string(StopReason reason) {
-  switch (reason) {
-    case StopReason::kNone:
-      return "";
-    case StopReason::kPrecisionReached:
-      return "precision reached";
-    case StopReason::kStepCap:
-      return "step cap";
-    case StopReason::kTimeCap:
-      return "time cap";
-    case StopReason::kEveryModeFailed:
-      return "every mode failed";
-  }
-  return "";
 }
 
 std::int64_t auto_steps_per_round(double pass_seconds, double time_cap_s, std::int64_t max_steps) {
@@ -196,15 +180,16 @@ class Rotation {
   std::vector<Slot> slots_;
 };
 
-StopReason reason_to_stop(const RoundsOutcome& outcome, const RoundRules& rules, std::int64_t most_steps,
-                          double elapsed_s) {
+std::optional<reports::StopReason> reason_to_stop(const RoundsOutcome& outcome, const RoundRules& rules,
+                                                  std::int64_t most_steps, double elapsed_s) {
+  using reports::StopReason;
   if (outcome.rounds >= rules.min_rounds && precise_enough(outcome, rules)) return StopReason::kPrecisionReached;
   if (most_steps >= rules.max_steps) return StopReason::kStepCap;
   // The time cap wins over min_rounds and min_steps, so a very slow mode (AMP on a CPU without
   // low-precision GEMM) still ends, with the precision it reached recorded; two rounds at least,
   // for an interval.
   if (elapsed_s >= rules.time_cap_s && outcome.rounds >= 2) return StopReason::kTimeCap;
-  return StopReason::kNone;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -214,7 +199,7 @@ RoundsOutcome run_rounds(std::vector<ModeSession*> sessions, TensorMemoryProbe& 
   RoundsOutcome outcome;
   Rotation rotation(sessions, outcome, device);
   const auto start = Clock::now();
-  for (std::int64_t round = 0; rotation.any_mode_live() && outcome.stop_reason == StopReason::kNone; ++round) {
+  for (std::int64_t round = 0; rotation.any_mode_live() && !outcome.stop_reason; ++round) {
     rotation.run_round(round, rules.steps_per_round, rules.max_steps, memory, static_cast<bool>(rules.agree_stop));
     rotation.close_round(round);
     const double elapsed = seconds_since(start);
@@ -224,7 +209,7 @@ RoundsOutcome run_rounds(std::vector<ModeSession*> sessions, TensorMemoryProbe& 
       outcome.stop_reason = rules.agree_stop ? rules.agree_stop(reason) : reason;
     }
   }
-  if (outcome.stop_reason == StopReason::kNone) outcome.stop_reason = StopReason::kEveryModeFailed;
+  if (!outcome.stop_reason) outcome.stop_reason = reports::StopReason::kEveryModeFailed;
   synchronize(device);
   return outcome;
 }

@@ -1,4 +1,4 @@
-#include "ampbench/harness/memory_meters.h"
+#include "measure/memory_meters.h"
 
 #include <c10/core/Allocator.h>
 #include <c10/core/CPUAllocator.h>

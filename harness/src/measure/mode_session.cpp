@@ -1,4 +1,4 @@
-#include "ampbench/harness/detail/mode_session.h"
+#include "measure/mode_session.h"
 
 #include <ATen/Context.h>
 

@@ -1,6 +1,6 @@
 // run_numerics (numerics_pass.h): each mode's fixed-length training run with its evaluations, and
 // FP32's noise-floor run.
-#include "ampbench/harness/numerics_pass.h"
+#include "measure/numerics_pass.h"
 
 #include <ampbench/amp/grad_scaler.h>
 #include <torch/torch.h>
@@ -9,13 +9,13 @@
 #include <chrono>
 #include <optional>
 
-#include "ampbench/harness/detail/mode_session.h"
-#include "ampbench/harness/detail/training_step.h"
 #include "ampbench/harness/mode.h"
 #include "ampbench/workloads/preset.h"
 #include "ampbench/workloads/registry.h"
 #include "error_text.h"
 #include "machine/device_hooks.h"
+#include "measure/mode_session.h"
+#include "measure/training_step.h"
 
 namespace ampbench::harness {
 namespace {

@@ -1,4 +1,4 @@
-#include "ampbench/harness/replayed_steps.h"
+#include "measure/replayed_steps.h"
 
 #include <memory>
 #include <stdexcept>

@@ -1,10 +1,10 @@
-#include "ampbench/harness/detail/tensor_memory.h"
+#include "measure/tensor_memory.h"
 
 #include <c10/core/CachingDeviceAllocator.h>
 
 #include <algorithm>
 
-#include "ampbench/harness/memory_meters.h"
+#include "measure/memory_meters.h"
 
 namespace ampbench::harness::detail {
 namespace {

@@ -1,4 +1,4 @@
-#include "ampbench/harness/training_state_snapshot.h"
+#include "measure/training_state_snapshot.h"
 
 #include <torch/serialize/input-archive.h>
 #include <torch/serialize/output-archive.h>

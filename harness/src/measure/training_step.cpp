@@ -1,4 +1,4 @@
-#include "ampbench/harness/detail/training_step.h"
+#include "measure/training_step.h"
 
 #include <ampbench/amp/autocast.h>
 
@@ -6,7 +6,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "ampbench/harness/detail/gradient_sync.h"
+#include "distributed/gradient_sync.h"
 #include "measure/nvtx_ranges.h"
 
 namespace ampbench::harness::detail {

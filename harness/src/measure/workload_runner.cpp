@@ -7,20 +7,20 @@
 #include <chrono>
 #include <memory>
 
-#include "ampbench/harness/detail/interleaved_rounds.h"
-#include "ampbench/harness/detail/mode_session.h"
-#include "ampbench/harness/flop_count.h"
-#include "ampbench/harness/memory_meters.h"
-#include "ampbench/harness/replayed_steps.h"
-#include "ampbench/harness/time_breakdown.h"
-#include "ampbench/harness/training_state_snapshot.h"
 #include "ampbench/harness/workload_task.h"
 #include "ampbench/reports/derived_figures.h"
 #include "ampbench/reports/stats.h"
 #include "distributed/process_group.h"
 #include "error_text.h"
 #include "machine/device_hooks.h"
+#include "measure/flop_count.h"
+#include "measure/interleaved_rounds.h"
+#include "measure/memory_meters.h"
+#include "measure/mode_session.h"
 #include "measure/precision_audit.h"
+#include "measure/replayed_steps.h"
+#include "measure/training_state_snapshot.h"
+#include "profile/time_breakdown.h"
 
 namespace ampbench::harness {
 namespace {
@@ -122,8 +122,11 @@ detail::RoundRules round_rules(const WorkloadTask& task, const Placement& place,
                               : detail::auto_steps_per_round(pass_seconds, rules.time_cap_s, rules.max_steps);
   if (place.data_parallel()) {
     rules.steps_per_round = static_cast<std::int64_t>(place.agreed(static_cast<double>(rules.steps_per_round)));
-    rules.agree_stop = [&place](detail::StopReason reason) {
-      return static_cast<detail::StopReason>(static_cast<int>(place.agreed(static_cast<double>(reason))));
+    // Rank 0's answer crosses as a number: 0 to go on, else 1 + the reason's index.
+    rules.agree_stop = [&place](std::optional<reports::StopReason> reason) -> std::optional<reports::StopReason> {
+      const auto agreed = static_cast<int>(place.agreed(reason ? 1.0 + static_cast<double>(*reason) : 0.0));
+      if (agreed == 0) return std::nullopt;
+      return static_cast<reports::StopReason>(agreed - 1);
     };
   }
   return rules;
@@ -171,7 +174,7 @@ void fill_timed(const detail::RoundsOutcome& outcome, const detail::SessionTimes
   cell.host_step_times_s = times.host_step_s;
   cell.losses = slot.session->losses();
   cell.grad_norms = slot.session->grad_norms();
-  cell.throughput.stop_reason = detail::to_string(outcome.stop_reason);
+  cell.throughput.stop_reasons = {{outcome.stop_reason.value_or(reports::StopReason::kEveryModeFailed), 1}};
   reports::Rounds rounds;
   rounds.interleaved_modes = interleaved_modes;
   rounds.step_round = times.step_round;

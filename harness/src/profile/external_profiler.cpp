@@ -1,4 +1,4 @@
-#include "ampbench/harness/external_profiler.h"
+#include "profile/external_profiler.h"
 
 #include <cstdlib>
 

@@ -2,7 +2,7 @@
 // libraries"). CUPTI hands records over in buffers through C callbacks without a user pointer, on
 // a thread of its own, so the records collect in one process-wide sink under a mutex, and one
 // recording runs at a time.
-#include "ampbench/harness/kernel_activity.h"
+#include "profile/kernel_activity.h"
 
 #include <cupti.h>
 

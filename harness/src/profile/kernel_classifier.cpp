@@ -3,7 +3,7 @@
 // ordered: the first rule that matches decides, so each CUDA-core family that shares a token with a
 // tensor-core family comes before it. tests/harness/kernel_classifier_test.cpp holds real names
 // seen in profiler output (Volta to Blackwell) and where each was seen; extend both together.
-#include "ampbench/harness/kernel_classifier.h"
+#include "profile/kernel_classifier.h"
 
 #include <regex>
 #include <vector>

@@ -1,9 +1,9 @@
-#include "ampbench/harness/kernel_time_share.h"
+#include "profile/kernel_time_share.h"
 
 #include <algorithm>
 #include <unordered_map>
 
-#include "ampbench/harness/kernel_classifier.h"
+#include "profile/kernel_classifier.h"
 
 namespace ampbench::harness {
 

@@ -7,8 +7,8 @@
 #include <chrono>
 #include <set>
 
-#include "ampbench/harness/time_breakdown.h"
 #include "profile/quiet_stderr.h"
+#include "profile/time_breakdown.h"
 
 namespace ampbench::harness {
 namespace {

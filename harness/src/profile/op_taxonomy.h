@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "ampbench/harness/time_breakdown.h"
+#include "profile/time_breakdown.h"
 
 namespace ampbench::harness {
 

@@ -9,12 +9,12 @@
 #include <utility>
 #include <vector>
 
-#include "ampbench/harness/cupti_tensor_cores.h"
-#include "ampbench/harness/device_selection.h"
-#include "ampbench/harness/external_profiler.h"
-#include "ampbench/harness/kernel_activity.h"
 #include "machine/cuda_driver.h"
 #include "machine/device_hooks.h"
+#include "machine/device_selection.h"
+#include "profile/cupti/cupti_tensor_cores.h"
+#include "profile/external_profiler.h"
+#include "profile/kernel_activity.h"
 
 namespace ampbench::harness::detail {
 namespace {

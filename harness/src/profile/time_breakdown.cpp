@@ -1,6 +1,6 @@
 // categorise (time_breakdown.h): the profiler's ops nested again by time and their time attributed
 // to the categories of op_taxonomy.cpp, per profiled step.
-#include "ampbench/harness/time_breakdown.h"
+#include "profile/time_breakdown.h"
 
 #include <algorithm>
 #include <map>

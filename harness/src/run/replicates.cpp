@@ -1,4 +1,4 @@
-#include "ampbench/harness/detail/replicates.h"
+#include "run/replicates.h"
 
 #include <algorithm>
 #include <map>
@@ -71,40 +71,20 @@ void append_replicate(const reports::CellResult& later, std::size_t replicate, r
   memory.cuda_peak_reserved_bytes = larger(memory.cuda_peak_reserved_bytes, later.memory.cuda_peak_reserved_bytes);
 }
 
-// "precision reached" when every replicate stopped for it; else each reason with its count, most
-// common first: "time cap in 3 of 5 workers, precision reached in 2".
-std::string joined_stop_reason(const std::vector<std::string>& reasons) {
-  std::map<std::string, int> counts;
-  for (const auto& reason : reasons) ++counts[reason];
-  if (counts.size() == 1) return reasons.front();
-  std::vector<std::pair<int, std::string>> ordered;
-  for (const auto& [reason, count] : counts) ordered.emplace_back(count, reason);
-  std::stable_sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  std::string text;
-  for (std::size_t i = 0; i < ordered.size(); ++i) {
-    const auto& [count, reason] = ordered[i];
-    text += (i == 0 ? "" : ", ") + reason + " in " + std::to_string(count) +
-            (i == 0 ? " of " + std::to_string(reasons.size()) + " workers" : "");
-  }
-  return text;
-}
-
 }  // namespace
 
 std::vector<reports::CellResult> join_replicates(const std::vector<std::vector<reports::CellResult>>& replicates) {
   if (replicates.empty()) return {};
   auto joined = replicates.front();
   for (auto& cell : joined) {
-    std::vector<std::string> stop_reasons{cell.throughput.stop_reason};
     for (std::size_t replicate = 1; replicate < replicates.size(); ++replicate) {
       const auto& cells = replicates[replicate];
       const auto later = std::find_if(cells.begin(), cells.end(), [&](const auto& c) { return c.mode == cell.mode; });
       if (later == cells.end()) continue;
       append_replicate(*later, replicate, cell);
-      stop_reasons.push_back(later->throughput.stop_reason);
+      for (const auto& [reason, count] : later->throughput.stop_reasons) cell.throughput.stop_reasons[reason] += count;
     }
     if (cell.status != reports::CellStatus::kOk) continue;
-    cell.throughput.stop_reason = joined_stop_reason(stop_reasons);
     reports::derive_step_figures(cell);
   }
   return joined;

@@ -10,14 +10,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ampbench/harness/detail/replicates.h"
-#include "ampbench/harness/gemm_peak.h"
-#include "ampbench/harness/numerics_pass.h"
 #include "ampbench/reports/derived_figures.h"
 #include "ampbench/reports/explain.h"
 #include "ampbench/reports/report_json.h"
 #include "ampbench/reports/roofline.h"
 #include "distributed/rank_groups.h"
+#include "machine/gemm_peak.h"
+#include "measure/numerics_pass.h"
+#include "run/replicates.h"
 #include "worker/worker_allocator.h"
 #include "worker/worker_job.h"
 #include "worker/worker_process.h"

@@ -13,9 +13,9 @@
 #include <iterator>
 #include <string>
 
-#include "ampbench/harness/gemm_peak.h"
-#include "ampbench/harness/numerics_pass.h"
 #include "ampbench/reports/report_json.h"
+#include "machine/gemm_peak.h"
+#include "measure/numerics_pass.h"
 #include "worker/worker_allocator.h"
 #include "worker/worker_job.h"
 #include "worker/worker_process.h"

@@ -3,9 +3,9 @@
 
 #include <stdexcept>
 
-#include "ampbench/harness/cupti/config_image.h"
-#include "ampbench/harness/cupti/unavailable_reason.h"
+#include "profile/cupti/cupti_config_image.h"
 #include "profile/cupti/cupti_host_object.h"
+#include "profile/cupti/cupti_unavailable_reason.h"
 
 namespace ampbench::harness::cupti {
 namespace {

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "ampbench/harness/cupti/metric_sets.h"
+#include "profile/cupti/cupti_metric_sets.h"
 
 namespace ampbench::harness::cupti {
 namespace {

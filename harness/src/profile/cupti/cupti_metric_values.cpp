@@ -1,4 +1,4 @@
-#include "ampbench/harness/cupti/metric_values.h"
+#include "profile/cupti/cupti_metric_values.h"
 
 #include <cmath>
 #include <sstream>

@@ -6,8 +6,8 @@
 
 #include <stdexcept>
 
-#include "ampbench/harness/cupti/unavailable_reason.h"
 #include "profile/cupti/cupti_host_object.h"
+#include "profile/cupti/cupti_unavailable_reason.h"
 
 namespace ampbench::harness::cupti::detail {
 namespace {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "ampbench/harness/cupti/config_image.h"
+#include "profile/cupti/cupti_config_image.h"
 
 namespace ampbench::harness::cupti::detail {
 

@@ -1,14 +1,14 @@
 // profile_tensor_cores: the chip's metric set, its config image, one range-profiler session, the
 // values. Each step that can fail throws; the one catch at the end turns it into the reason.
-#include "ampbench/harness/cupti_tensor_cores.h"
+#include "profile/cupti/cupti_tensor_cores.h"
 
 #include <stdexcept>
 #include <utility>
 
-#include "ampbench/harness/cupti/config_image.h"
-#include "ampbench/harness/cupti/metric_sets.h"
-#include "ampbench/harness/cupti/metric_values.h"
+#include "profile/cupti/cupti_config_image.h"
 #include "profile/cupti/cupti_host_object.h"
+#include "profile/cupti/cupti_metric_sets.h"
+#include "profile/cupti/cupti_metric_values.h"
 #include "profile/cupti/cupti_range_profiler_session.h"
 
 namespace ampbench::harness::cupti {

@@ -13,7 +13,9 @@
 #include "ampbench/reports/cell_status.h"
 #include "ampbench/reports/divergence_verdict.h"
 #include "ampbench/reports/environment.h"
+#include "ampbench/reports/grad_compression.h"
 #include "ampbench/reports/run_config.h"
+#include "ampbench/reports/stop_reason.h"
 
 namespace ampbench::reports {
 
@@ -71,7 +73,7 @@ struct Throughput {
   // Achieved FLOP/s over the measured GEMM peak for the compute dtype; absent when no peak was
   // measured.
   std::optional<double> fraction_of_peak;
-  std::string stop_reason;  // "precision reached", "time cap", "step cap"
+  StopReasonCounts stop_reasons;  // how many of the cell's workers stopped for each reason
 };
 
 struct Memory {
@@ -225,9 +227,9 @@ struct TimeBreakdown {
 
 // How a cell of several ranks kept its replicas in step (README "Several processes or machines").
 struct DataParallel {
-  std::string backend;           // c10d's process group: "gloo" or "nccl"
-  std::string grad_compression;  // "none", "fp16", "bf16": the dtype the gradients cross in
-  std::string gradient_sync;     // how, for people: "c10d::Reducer, 3 buckets (cap 25 MiB), fp16 hook"
+  std::string backend;                                        // c10d's process group: "gloo" or "nccl"
+  GradCompression grad_compression = GradCompression::kNone;  // the dtype the gradients cross in
+  std::string gradient_sync;  // how, for people: "c10d::Reducer, 3 buckets (cap 25 MiB), fp16 hook"
   std::int64_t buckets = 0;
   // Per timed step, in step order: the longest of the ranks' all-reduce time (each rank's sum of
   // the durations c10d measured for that step's bucket all-reduces; they overlap the backward).

@@ -15,6 +15,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "ampbench/reports/allocator_policy.h"
+#include "ampbench/reports/grad_compression.h"
 
 namespace ampbench::reports {
 
@@ -55,8 +56,8 @@ struct RunConfig {
   // trains each cell on N ranks through c10d (and on one rank too, for the scaling efficiency).
   // Under torchrun the harness fills it from WORLD_SIZE.
   std::int64_t ranks = 1;
-  std::string grad_compression = "none";  // the gradients' all-reduce: "none", "fp16" or "bf16" compressed
-  double rank_timeout_s = 60.0;           // c10d's timeout: rendezvous, and a collective that a dead rank stalls
+  GradCompression grad_compression = GradCompression::kNone;  // the dtype the gradients' all-reduce crosses in
+  double rank_timeout_s = 60.0;  // c10d's timeout: rendezvous, and a collective that a dead rank stalls
   // The malloc every worker process runs under (README "The allocator"): glibc-fixed by default,
   // the policy whose step times did not depend on what shared the process (docs/performance.md).
   AllocatorPolicy allocator = AllocatorPolicy::kGlibcFixed;

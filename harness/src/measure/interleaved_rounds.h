@@ -1,5 +1,5 @@
 // Internal (used by the runner and its benchmark): the timed phase of a workload. Each round runs a
-// block of steps of every mode and of a fixed float32 GEMM (the machine probe), in an order that
+// block of steps of every mode and of the machine probe (a fixed float32 training step), in an order that
 // rotates every round and flips every cycle, so slow drift of the machine hits every mode alike and
 // each round pairs the modes in time. A block's first step is not timed: the one after a switch
 // pays for the previous mode's caches and freed memory, which a mode trained alone never does
@@ -17,8 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "ampbench/harness/detail/device_step_timer.h"
-#include "ampbench/harness/detail/mode_session.h"
+#include "ampbench/reports/stop_reason.h"
+#include "measure/device_step_timer.h"
+#include "measure/mode_session.h"
 
 namespace ampbench::harness::detail {
 
@@ -55,11 +56,6 @@ struct StepFaults {
 void timed_step(ModeSession& session, TensorMemoryProbe& memory, StepTimer& timer, std::vector<double>& host_seconds,
                 StepFaults& faults);
 
-// Why a worker's rounds ended; kNone while they go on. The words are for the report only.
-enum class StopReason { kNone, kPrecisionReached, kStepCap, kTimeCap, kEveryModeFailed };
-// "", "precision reached", "step cap", "time cap", "every mode failed".
-[[nodiscard]] const char* to_string(StopReason reason);
-
 struct RoundRules {
   std::int64_t min_steps = 1;   // per mode, before the precision target may stop
   std::int64_t max_steps = 1;   // per mode
@@ -71,7 +67,8 @@ struct RoundRules {
   // others waiting in an all-reduce), so each round's reason to stop goes through this and the
   // group's answer is taken; unset in one process. With it set, a step that throws ends the phase
   // (the rank cannot drop a mode its peers still all-reduce) instead of only its mode.
-  std::function<StopReason(StopReason)> agree_stop;
+  // nullopt: go on.
+  std::function<std::optional<reports::StopReason>(std::optional<reports::StopReason>)> agree_stop;
 };
 
 // Timed steps of each mode per round when the user leaves it to ampbench: rounds of about
@@ -102,7 +99,7 @@ struct RoundsOutcome {
   std::vector<double> probe_round_median_s;
   std::string probe;  // what the probe timed (Rounds::probe)
   std::int64_t rounds = 0;
-  StopReason stop_reason = StopReason::kNone;
+  std::optional<reports::StopReason> stop_reason;  // why the rounds ended; nullopt while they go on
 };
 
 using RoundProgress = std::function<void(std::int64_t round, std::int64_t steps, double elapsed_s)>;

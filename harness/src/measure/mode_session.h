@@ -10,13 +10,13 @@
 #include <optional>
 #include <vector>
 
-#include "ampbench/harness/detail/gradient_sync.h"
-#include "ampbench/harness/detail/tensor_memory.h"
-#include "ampbench/harness/detail/training_step.h"
 #include "ampbench/harness/mode.h"
-#include "ampbench/harness/training_state_snapshot.h"
 #include "ampbench/harness/workload_task.h"
 #include "ampbench/workloads/workload.h"
+#include "distributed/gradient_sync.h"
+#include "measure/tensor_memory.h"
+#include "measure/training_state_snapshot.h"
+#include "measure/training_step.h"
 
 namespace ampbench::harness::detail {
 

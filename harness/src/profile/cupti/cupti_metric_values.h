@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "ampbench/harness/cupti/metric_sets.h"
-#include "ampbench/harness/cupti/requires_cuda.h"
 #include "ampbench/reports/report.h"
+#include "profile/cupti/cupti_metric_sets.h"
+#include "profile/cupti/requires_cuda.h"
 
 namespace ampbench::harness::cupti {
 

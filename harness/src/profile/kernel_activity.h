@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "ampbench/harness/kernel_time_share.h"
+#include "profile/kernel_time_share.h"
 
 namespace ampbench::harness {
 

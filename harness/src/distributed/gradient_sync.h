@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "ampbench/reports/grad_compression.h"
+
 namespace ampbench::harness::detail {
 
 // What one step's all-reduces cost on this rank.
@@ -50,8 +52,9 @@ class CommunicationLog {
 class GradientSync {
  public:
   // Broadcasts rank 0's parameters and buffers (every rank starts from the same weights, as DDP
-  // does) and builds the Reducer over the module's parameters. compression: "none", "fp16", "bf16".
-  GradientSync(c10::intrusive_ptr<c10d::ProcessGroup> group, torch::nn::Module& module, const std::string& compression);
+  // does) and builds the Reducer over the module's parameters, its all-reduce in `compression`'s dtype.
+  GradientSync(c10::intrusive_ptr<c10d::ProcessGroup> group, torch::nn::Module& module,
+               reports::GradCompression compression);
 
   // Before each backward: the Reducer arms its hooks for this step.
   void before_backward(const torch::Tensor& loss);
@@ -64,7 +67,7 @@ class GradientSync {
 
  private:
   c10::intrusive_ptr<c10d::ProcessGroup> group_;
-  std::string compression_;
+  reports::GradCompression compression_;
   std::string backend_;
   std::shared_ptr<CommunicationLog> log_;
   std::int64_t buckets_ = 0;

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "ampbench/harness/cupti/requires_cuda.h"
+#include "profile/cupti/requires_cuda.h"
 
 namespace ampbench::harness::cupti {
 

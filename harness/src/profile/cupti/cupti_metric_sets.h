@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ampbench/harness/cupti/requires_cuda.h"
+#include "profile/cupti/requires_cuda.h"
 
 namespace ampbench::harness::cupti {
 

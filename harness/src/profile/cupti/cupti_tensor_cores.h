@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "ampbench/harness/cupti/requires_cuda.h"
 #include "ampbench/reports/report.h"
+#include "profile/cupti/requires_cuda.h"
 
 namespace ampbench::harness::cupti {
 
