@@ -5,6 +5,7 @@
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
+#include "ampbench/reports/run_config.h"
 #include "error_text.h"
 
 namespace ampbench::harness::detail {
@@ -54,7 +55,8 @@ c10::intrusive_ptr<c10d::ProcessGroup> open_process_group(const RankAssignment& 
     attach_backend(*group, store, rank, device, timeout);
   } catch (const std::exception& error) {
     throw std::runtime_error("not every rank of the group joined within " + std::to_string(timeout.count() / 1000) +
-                             " s (--rank-timeout): " + error_text(error));
+                             " s (" + reports::flag_of(&reports::RunConfig::rank_timeout_s) +
+                             "): " + error_text(error));
   }
   return group;
 }

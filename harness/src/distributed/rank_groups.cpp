@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ampbench/reports/report_json.h"
+#include "ampbench/reports/run_config.h"
 #include "distributed/process_group.h"
 #include "distributed/rank_merge.h"
 #include "error_text.h"
@@ -95,7 +96,7 @@ void check_world_size(c10d::Store& store, const RunPlan& plan) {
     } catch (const std::exception&) {
       throw SettingError("WORLD_SIZE=" + std::to_string(world) + ": rank " + std::to_string(rank) +
                          " did not join within " + std::to_string(static_cast<int>(plan.config.rank_timeout_s)) +
-                         " s (--rank-timeout)");
+                         " s (" + reports::flag_of(&reports::RunConfig::rank_timeout_s) + ")");
     }
     const auto theirs = store.get_to_str(world_key(rank));
     if (theirs != std::to_string(world) && !mismatch) {
@@ -147,8 +148,8 @@ RankGroups::RankGroups(const RunPlan& plan) : plan_(plan) {
     throw SettingError(where +
                        (options.isServer ? ": cannot serve the rendezvous store: "
                                          : ": no rendezvous store answered within " +
-                                               std::to_string(static_cast<int>(plan.config.rank_timeout_s)) +
-                                               " s (--rank-timeout): ") +
+                                               std::to_string(static_cast<int>(plan.config.rank_timeout_s)) + " s (" +
+                                               reports::flag_of(&reports::RunConfig::rank_timeout_s) + "): ") +
                        detail::error_text(error));
   }
   if (!spawned) check_world_size(*store_, plan);

@@ -19,8 +19,6 @@
 namespace ampbench::harness::detail {
 namespace {
 
-constexpr const char* kCpuReason = "CPU device: tensor cores are a GPU feature; run with --device cuda";
-
 reports::TensorCoreUtilization unavailable(std::string reason) {
   reports::TensorCoreUtilization tensor_cores;
   tensor_cores.reason = std::move(reason);
@@ -51,7 +49,10 @@ KernelActivityOutcome kernel_activity(const ReplayedSteps& steps) {
 
 reports::TensorCoreUtilization profile_tensor_cores(const c10::Device& requested, const ReplayedSteps& steps,
                                                     bool cupti_enabled) {
-  if (!requested.is_cuda()) return unavailable(kCpuReason);
+  if (!requested.is_cuda()) {
+    return unavailable("CPU device: tensor cores are a GPU feature; run with " +
+                       reports::flag_of(&reports::RunConfig::device) + " cuda");
+  }
   if (auto skipped = cupti_skip_reason(cupti_enabled, process_environment())) return unavailable(std::move(*skipped));
   // c10's guards put the previous device back after every op, so without this the steps' final
   // synchronize and CUPTI's context would be the current device's, not necessarily the cell's.

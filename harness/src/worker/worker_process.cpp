@@ -21,6 +21,7 @@
 
 #include "ampbench/harness/worker.h"
 #include "ampbench/reports/report_json.h"
+#include "ampbench/reports/run_config.h"
 #include "worker/worker_allocator.h"
 
 extern char** environ;
@@ -175,9 +176,10 @@ class GroupDeadline {
  public:
   GroupDeadline(double timeout_s, double straggler_s)
       : deadline_(Clock::now() + Seconds(timeout_s)), straggler_s_(straggler_s) {
-    char text[128];
-    std::snprintf(text, sizeof text, "timed out after %.0f s (killed; --worker-timeout)", timeout_s);
-    reason_ = text;
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.0f", timeout_s);
+    reason_ = "timed out after " + std::string(seconds) + " s (killed; " +
+              reports::flag_of(&reports::RunConfig::worker_timeout_s) + ")";
   }
 
   [[nodiscard]] double seconds_left() const { return Seconds(deadline_ - Clock::now()).count(); }
