@@ -20,8 +20,12 @@ slow-machine factor times the benchmark's usual probe time (its 10th percentile 
 of every report of the benchmark: bench/machine_state.py). The second compares paired and alone in
 the same machine state, which the first cannot when the host spends minutes in its slower state.
 PyTorch's loop times the same probe's MLP in Python before every step (bench/python_loop_cell.py)
-and keeps, by the same rule against its own usual probe time, the steps of the usual state. Exit 1
-when a target is missed in either table.
+and keeps, by the same rule against its own usual probe time, the steps of the usual state.
+
+A third table pools every repetition's rounds and compares paired and alone at the same machine
+state, the rounds whose probe took at most 1.1x the usual probe, with bootstrap intervals
+(bench/matched_state.py): whether taking turns changes what a mode measures, apart from how much
+of each run the host spent in its slower states. Exit 1 when a target is missed in any table.
 
 Usage (after scripts/build; about 2.5 minutes per repetition on a quiet 2-core CPU):
   .venv/bin/python bench/validity.py --reps 5 --allocator glibc-fixed --out /tmp/validity
@@ -36,6 +40,7 @@ import sys
 import time
 
 import machine_state
+import matched_state
 from suite_runs import run_suite
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -98,10 +103,10 @@ def python_usual_state(reps):
     return figures, 1.0 - kept / total
 
 
-def usual_state_figures(out, reps):
+def usual_state_figures(loaded):
     """Per repetition, {"paired"/"alone": {(workload, mode): usual-state step time}}, and the share of
-    rounds left out per kind. Only the cells of each alone run's own mode count, as in run_kind."""
-    loaded = [{kind: kind_reports(out, rep, kind) for kind in ("paired", "alone")} for rep in range(reps)]
+    rounds left out per kind, from each repetition's reports ({kind: [reports]}). Only the cells of
+    each alone run's own mode count, as in run_kind."""
     cells = [(kind, c) for rep in loaded for kind, reports in rep.items() for r in reports for c in r["cells"]
              if c["status"] == "ok" and c.get("rounds")]
     if len({c["rounds"]["probe"] for _, c in cells}) != 1:
@@ -205,6 +210,11 @@ def print_table(title, rows, verdicts):
         cols = [spread(row[k]) if row.get(k) else "-" for k in
                 ("paired_over_alone_time", "paired_over_alone_speedup", "paired_over_python_speedup", "paired_speedup")]
         print(f"{row['cell']:<20} {cols[0]:<24} {cols[1]:<24} {cols[2]:<24} {cols[3]}")
+    return print_targets(verdicts)
+
+
+def print_targets(verdicts):
+    """The line of targets met and missed; returns those missed."""
     missed = [f"{cell} {name}" for cell, name, ok in verdicts if not ok]
     print(f"targets met: {sum(ok for *_, ok in verdicts)} of {len(verdicts)}" + (f"; missed: {', '.join(missed)}"
                                                                                   if missed else ""))
@@ -273,7 +283,8 @@ def main():
     rows, verdicts = summarise(reps, args.workloads)
     missed = print_table(f"allocator {args.allocator}, {len(reps)} repetitions, median [min, max] over them; "
                          "every round", rows, verdicts)
-    usual, usual_probe, left_out = usual_state_figures(args.out, len(reps))
+    loaded = [{kind: kind_reports(args.out, rep, kind) for kind in ("paired", "alone")} for rep in range(len(reps))]
+    usual, usual_probe, left_out = usual_state_figures(loaded)
     usual_reps = [{**rep, "paired": u["paired"], "alone": u["alone"]} for rep, u in zip(reps, usual)]
     python_usual, python_left_out = python_usual_state(reps)
     if python_usual is not None:
@@ -288,6 +299,12 @@ def main():
         f"usual state: rounds whose probe took at most {machine_state.SLOW_MACHINE_FACTOR}x {usual_probe * 1e6:.1f} us "
         f"(left out: paired {left_out['paired']:.0%}, alone {left_out['alone']:.0%} of rounds{python_note})",
         usual_rows, usual_verdicts)
+    matched_rounds, matched_usual = matched_state.pooled_rounds(loaded, MODES)
+    matched_rows, matched_verdicts = matched_state.matched_rows(
+        matched_rounds, matched_state.pooled_python_steps(reps), args.workloads, MODES)
+    print()
+    matched_state.print_matched(matched_rows, matched_usual)
+    matched_missed = print_targets(matched_verdicts)
     as_json = lambda figures: [{k: ({"/".join(key): v for key, v in val.items()} if isinstance(val, dict) and k in KINDS
                                     else val) for k, val in rep.items()} for rep in figures]
     document = {"allocator": args.allocator, "reps": as_json(reps), "rows": rows,
@@ -295,10 +312,13 @@ def main():
                 "usual_state": {"usual_probe_s": usual_probe, "factor": machine_state.SLOW_MACHINE_FACTOR,
                                 "left_out": left_out,
                                 "reps": as_json([{k: v for k, v in rep.items() if k != "python_samples"} for rep in usual_reps]), "rows": usual_rows,
-                                "targets": [{"cell": c, "figure": n, "met": ok} for c, n, ok in usual_verdicts]}}
+                                "targets": [{"cell": c, "figure": n, "met": ok} for c, n, ok in usual_verdicts]},
+                "matched_state": {"usual_probe_s": matched_usual, "band": matched_state.MATCHED_BAND,
+                                  "rows": matched_state.rows_as_json(matched_rows),
+                                  "targets": [{"cell": c, "figure": n, "met": ok} for c, n, ok in matched_verdicts]}}
     with open(os.path.join(args.out, "validity.json"), "w") as f:
         json.dump(document, f, indent=1)
-    return 0 if not (missed or usual_missed) else 1
+    return 0 if not (missed or usual_missed or matched_missed) else 1
 
 
 if __name__ == "__main__":

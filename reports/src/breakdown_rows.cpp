@@ -1,6 +1,7 @@
 #include "breakdown_rows.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "format.h"
 #include "summary_rows.h"
@@ -8,19 +9,17 @@
 namespace ampbench::reports::detail {
 namespace {
 
-// Where a category's column goes; categories not listed follow, by name.
-int column_rank(const std::string& name) {
-  static const std::vector<std::string> kOrder = {"matmul/conv float32",
-                                                  "matmul/conv bfloat16",
-                                                  "matmul/conv float16",
-                                                  "casts",
-                                                  "kept in float32",
-                                                  "elementwise",
-                                                  "optimizer",
-                                                  "GradScaler",
-                                                  "rest (autograd, views, host)"};
-  const auto found = std::find(kOrder.begin(), kOrder.end(), name);
-  return found == kOrder.end() ? static_cast<int>(kOrder.size()) : static_cast<int>(found - kOrder.begin());
+// The columns' order: by family (kOpFamilies), matrix products float32 first, then the AMP
+// dtypes, then any other by name.
+std::pair<int, std::string> column_rank(const OpCategory& category) {
+  static const std::vector<std::string> kDtypes = {"float32", "bfloat16", "float16"};
+  const auto dtype = std::find(kDtypes.begin(), kDtypes.end(), category.dtype);
+  return {static_cast<int>(dtype - kDtypes.begin()), dtype == kDtypes.end() ? category.dtype : ""};
+}
+
+bool column_before(const OpCategory& a, const OpCategory& b) {
+  if (a.family != b.family) return a.family < b.family;
+  return column_rank(a) < column_rank(b);
 }
 
 std::string share_text(double seconds, double step) {
@@ -30,24 +29,22 @@ std::string share_text(double seconds, double step) {
 }  // namespace
 
 BreakdownTable breakdown_table(const Report& report) {
-  std::vector<std::string> categories;
+  std::vector<OpCategory> categories;
   for (const auto& cell : report.cells) {
     if (!cell.breakdown) continue;
-    for (const auto& category : cell.breakdown->categories) {
-      if (std::find(categories.begin(), categories.end(), category.name) == categories.end())
-        categories.push_back(category.name);
+    for (const auto& time : cell.breakdown->categories) {
+      if (std::find(categories.begin(), categories.end(), time.category) == categories.end())
+        categories.push_back(time.category);
     }
   }
-  std::stable_sort(categories.begin(), categories.end(), [](const std::string& a, const std::string& b) {
-    return column_rank(a) != column_rank(b) ? column_rank(a) < column_rank(b) : a < b;
-  });
+  std::sort(categories.begin(), categories.end(), column_before);
   BreakdownTable table;
   // A "ranks" column only when cells of several ranks could share a workload and mode.
   const bool with_ranks = with_ranks_column(report);
   table.header = {"workload", "mode"};
   if (with_ranks) table.header.emplace_back("ranks");
   table.header.emplace_back("profiled step");
-  table.header.insert(table.header.end(), categories.begin(), categories.end());
+  for (const auto& category : categories) table.header.push_back(to_string(category));
   table.header.push_back("unattributed");
   for (const auto& cell : report.cells) {
     if (!cell.breakdown) continue;
@@ -55,9 +52,9 @@ BreakdownTable breakdown_table(const Report& report) {
     std::vector<std::string> row = {cell.workload, cell.mode};
     if (with_ranks) row.push_back(std::to_string(cell.ranks));
     row.push_back(format_duration(breakdown.step_time_s));
-    for (const auto& name : categories) {
+    for (const auto& category : categories) {
       const auto found = std::find_if(breakdown.categories.begin(), breakdown.categories.end(),
-                                      [&](const TimeCategory& category) { return category.name == name; });
+                                      [&](const TimeCategory& time) { return time.category == category; });
       row.push_back(found == breakdown.categories.end() ? "-"
                                                         : share_text(found->seconds_per_step, breakdown.step_time_s));
     }

@@ -12,8 +12,6 @@
 namespace ampbench::reports {
 namespace {
 
-constexpr const char* kMatmulPrefix = "matmul/conv ";
-
 const GemmPeak* peak_of(const Environment& env, const std::string& device, const std::string& dtype) {
   for (const auto& peak : env.gemm_peaks) {
     if (peak.device == device && peak.dtype == dtype && peak.status == "measured" && peak.flops_per_s > 0.0)
@@ -117,25 +115,19 @@ void gemm_finding(const Report& report, const CellResult& cell, std::vector<Find
   }
 }
 
-double category_s(const TimeBreakdown& breakdown, const std::string& name) {
-  for (const auto& category : breakdown.categories) {
-    if (category.name == name) return category.seconds_per_step;
-  }
-  return 0.0;
-}
-
-double matmul_s(const TimeBreakdown& breakdown) {
+// Per step, the time of one family's categories (every dtype's, for matrix products).
+double family_s(const TimeBreakdown& breakdown, OpFamily family) {
   double total = 0.0;
-  for (const auto& category : breakdown.categories) {
-    if (category.name.rfind(kMatmulPrefix, 0) == 0) total += category.seconds_per_step;
+  for (const auto& time : breakdown.categories) {
+    if (time.category.family == family) total += time.seconds_per_step;
   }
   return total;
 }
 
 void shares_finding(const CellResult& cell, std::vector<Finding>& out) {
   const auto& breakdown = *cell.breakdown;
-  const double casts = category_s(breakdown, "casts");
-  const double kept = category_s(breakdown, "kept in float32");
+  const double casts = family_s(breakdown, OpFamily::kCasts);
+  const double kept = family_s(breakdown, OpFamily::kKeptInFloat32);
   add(out, cell, "casts-and-float32-ops",
       "Casts take " + detail::format_duration(casts) + " of the " + detail::format_duration(breakdown.step_time_s) +
           " profiled step (" + detail::format_share(casts / breakdown.step_time_s) +
@@ -150,14 +142,16 @@ void shares_finding(const CellResult& cell, std::vector<Finding>& out) {
 // The categories that grew most from FP32 to this cell, matrix products aside: what a ceiling
 // built from matrix products alone does not see.
 std::string growth_text(const TimeBreakdown& fp32, const TimeBreakdown& amp) {
-  std::map<std::string, double> change;
-  for (const auto& category : amp.categories) change[category.name] += category.seconds_per_step;
-  for (const auto& category : fp32.categories) change[category.name] -= category.seconds_per_step;
-  change["unattributed"] = amp.unattributed_s - fp32.unattributed_s;
+  std::map<OpCategory, double> change;
+  for (const auto& time : amp.categories) change[time.category] += time.seconds_per_step;
+  for (const auto& time : fp32.categories) change[time.category] -= time.seconds_per_step;
+  const double threshold = 0.02 * fp32.step_time_s;
   std::vector<std::pair<std::string, double>> grown;
-  for (const auto& [name, delta] : change) {
-    if (name.rfind(kMatmulPrefix, 0) != 0 && delta > 0.02 * fp32.step_time_s) grown.emplace_back(name, delta);
+  for (const auto& [category, delta] : change) {
+    if (category.family != OpFamily::kMatmul && delta > threshold) grown.emplace_back(to_string(category), delta);
   }
+  const double unattributed = amp.unattributed_s - fp32.unattributed_s;
+  if (unattributed > threshold) grown.emplace_back("unattributed", unattributed);
   std::sort(grown.begin(), grown.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   std::vector<std::string> parts;
   for (const auto& [name, delta] : grown) parts.push_back(name + " +" + detail::format_duration(delta));
@@ -167,8 +161,8 @@ std::string growth_text(const TimeBreakdown& fp32, const TimeBreakdown& amp) {
 void amdahl_finding(const CellResult& cell, const CellResult& fp32, std::vector<Finding>& out) {
   const auto& amp = *cell.breakdown;
   const auto& base = *fp32.breakdown;
-  const double fp32_matmul = matmul_s(base);
-  const double amp_matmul = matmul_s(amp);
+  const double fp32_matmul = family_s(base, OpFamily::kMatmul);
+  const double amp_matmul = family_s(amp, OpFamily::kMatmul);
   if (fp32_matmul <= 0.0 || amp_matmul <= 0.0 || !cell.speedup_vs_fp32) return;
   const double share = fp32_matmul / base.step_time_s;
   const double matmul_speedup = fp32_matmul / amp_matmul;
@@ -246,7 +240,7 @@ void gpu_findings(const CellResult& cell, const CellResult* fp32, std::vector<Fi
 void unaligned_finding(const CellResult& cell, std::vector<Finding>& out) {
   if (cell.device.rfind("cuda", 0) != 0 || !cell.breakdown) return;
   const auto& breakdown = *cell.breakdown;
-  const double matmul = matmul_s(breakdown);
+  const double matmul = family_s(breakdown, OpFamily::kMatmul);
   if (matmul <= 0.0 || breakdown.unaligned_matmul_s <= 0.05 * matmul) return;
   add(out, cell, "unaligned-shapes",
       detail::format_share(breakdown.unaligned_matmul_s / matmul) +

@@ -406,8 +406,11 @@ TimeBreakdown read_breakdown(const json& in, const std::string& path) {
   value.categories = read_array<TimeCategory>(
       fields.required("categories"), fields.path_of("categories"), [](const json& item, const std::string& at) {
         ObjectReader category(item, at);
-        TimeCategory read{category.text("name"), read_finite_number(category.required("seconds_per_step"),
-                                                                    category.path_of("seconds_per_step"))};
+        const auto name = category.text("name");
+        const auto named = op_category_named(name);
+        if (!named) fail_at(category.path_of("name"), "expected " + op_category_names() + ", got \"" + name + "\"");
+        TimeCategory read{
+            *named, read_finite_number(category.required("seconds_per_step"), category.path_of("seconds_per_step"))};
         category.finish();
         return read;
       });

@@ -150,7 +150,8 @@ void to_json(nlohmann::json& out, const Rounds& value) {
 void to_json(nlohmann::json& out, const TimeBreakdown& value) {
   auto categories = nlohmann::json::array();
   for (const auto& category : value.categories)
-    categories.push_back({{"name", category.name}, {"seconds_per_step", number(category.seconds_per_step)}});
+    categories.push_back(
+        {{"name", to_string(category.category)}, {"seconds_per_step", number(category.seconds_per_step)}});
   out = {{"steps", value.steps},
          {"step_time_s", number(value.step_time_s)},
          {"categories", categories},

@@ -18,7 +18,7 @@ using ampbench::harness::OpInterval;
 
 std::map<std::string, double> by_name(const ampbench::reports::TimeBreakdown& breakdown) {
   std::map<std::string, double> out;
-  for (const auto& category : breakdown.categories) out[category.name] = category.seconds_per_step;
+  for (const auto& category : breakdown.categories) out[to_string(category.category)] = category.seconds_per_step;
   return out;
 }
 

@@ -18,10 +18,10 @@ TimeBreakdown breakdown(double step, double matmul, const std::string& dtype, do
   TimeBreakdown out;
   out.steps = 3;
   out.step_time_s = step;
-  out.categories = {{"matmul/conv " + dtype, matmul},
-                    {"casts", casts},
-                    {"kept in float32", kept},
-                    {"elementwise", step - matmul - casts - kept}};
+  out.categories = {{matmul_category(dtype), matmul},
+                    {{OpFamily::kCasts, {}}, casts},
+                    {{OpFamily::kKeptInFloat32, {}}, kept},
+                    {{OpFamily::kElementwise, {}}, step - matmul - casts - kept}};
   out.method = "test";
   return out;
 }

@@ -162,7 +162,13 @@ TEST(HtmlReport, IsSelfContainedAndCannotBeBrokenByItsData) {
 TEST_F(HtmlInBrowser, WhyAndTheBreakdownRender) {
   auto report = ampbench::testing::make_sample_report();
   report.cells[1].breakdown = ampbench::reports::TimeBreakdown{
-      3, 4e-3, {{"matmul/conv float16", 3e-3}, {"casts", 5e-4}}, 5e-4, "test", 0.0, {}};
+      3,
+      4e-3,
+      {{ampbench::reports::matmul_category("float16"), 3e-3}, {{ampbench::reports::OpFamily::kCasts, {}}, 5e-4}},
+      5e-4,
+      "test",
+      0.0,
+      {}};
   report.explanation = {
       {"casts-and-float32-ops", "simple_net/fp16/cpu/default", "Casts take <0.5 ms>.", {{"casts_s", 5e-4}}}};
   const std::string dom = rendered_dom(dir_, ampbench::reports::render_html(report));

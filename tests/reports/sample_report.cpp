@@ -3,6 +3,8 @@
 #include <limits>
 
 #include "ampbench/reports/derived_figures.h"
+#include "ampbench/reports/google_benchmark.h"
+#include "ampbench/reports/report_json.h"
 #include "ampbench/reports/roofline.h"
 #include "ampbench/reports/stats.h"
 
@@ -240,6 +242,15 @@ Report with_slower_steps(Report report, std::size_t cell, double factor) {
   relate_to_fp32(report);
   fill_fractions_of_peak(report);
   return report;
+}
+
+std::string report_read_error(const nlohmann::json& json) {
+  try {
+    (void)reports::parse_report_or_google_benchmark_text(json.dump(), "r.json");
+  } catch (const reports::ReportError& error) {
+    return error.what();
+  }
+  return "(no error)";
 }
 
 }  // namespace ampbench::testing

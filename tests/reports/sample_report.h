@@ -7,6 +7,8 @@
 // 1.5 + 1.5 (floor) + 2.0 + 2.5 = 7.5 s, simple_cnn 3.0 + 3.0 + 5.6 = 11.6 s.
 #pragma once
 
+#include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
 #include "ampbench/reports/report.h"
@@ -40,5 +42,9 @@ namespace ampbench::testing {
 // host times, caching-allocator memory, GradScaler telemetry, and tensor-core metrics from both
 // CUPTI methods (GH100's metric set). Values are recorded-looking, not measured.
 [[nodiscard]] reports::CellResult sample_gpu_cell();
+
+// What reading `json` as a report file named r.json refuses, as the error says it; "(no error)"
+// when it reads.
+[[nodiscard]] std::string report_read_error(const nlohmann::json& json);
 
 }  // namespace ampbench::testing

@@ -11,14 +11,7 @@ namespace {
 
 using namespace ampbench::reports;
 
-std::string read_error(const nlohmann::json& json) {
-  try {
-    (void)parse_report_or_google_benchmark_text(json.dump(), "r.json");
-  } catch (const ReportError& error) {
-    return error.what();
-  }
-  return "(no error)";
-}
+using ampbench::testing::report_read_error;
 
 TEST(StopReasons, EveryNameReadsBackAsItsReason) {
   for (const auto reason : kStopReasons) EXPECT_EQ(stop_reason_named(to_string(reason)), reason);
@@ -58,17 +51,17 @@ TEST(StopReasons, AReportKeepsTheCountsAndRefusesASentenceThatSaysOtherwise) {
             report.cells[0].throughput.stop_reasons);
 
   throughput["stop_reason"] = "precision reached";
-  EXPECT_EQ(read_error(json),
+  EXPECT_EQ(report_read_error(json),
             "r.json: cells[0].throughput.stop_reason: \"precision reached\" does not say what stop_reasons count "
             "(\"time cap in 3 of 5 workers, precision reached in 2\")");
   throughput["stop_reason"] = "time cap in 3 of 5 workers, precision reached in 2";
   throughput["stop_reasons"]["out of time"] = 1;
-  EXPECT_EQ(read_error(json),
+  EXPECT_EQ(report_read_error(json),
             "r.json: cells[0].throughput.stop_reasons.out of time: not a stop reason (precision "
             "reached, step cap, time cap, every mode failed)");
   throughput["stop_reasons"].erase("out of time");
   throughput["stop_reasons"]["time cap"] = 0;
-  EXPECT_NE(read_error(json).find("cells[0].throughput.stop_reasons.time cap"), std::string::npos);
+  EXPECT_NE(report_read_error(json).find("cells[0].throughput.stop_reasons.time cap"), std::string::npos);
 }
 
 TEST(StopReasons, AnOlderReportsSentenceAloneGivesTheCounts) {
@@ -79,7 +72,7 @@ TEST(StopReasons, AnOlderReportsSentenceAloneGivesTheCounts) {
   EXPECT_EQ(parse_report_or_google_benchmark_text(json.dump(), "r.json").cells[0].throughput.stop_reasons,
             (StopReasonCounts{{StopReason::kTimeCap, 2}, {StopReason::kStepCap, 1}}));
   throughput["stop_reason"] = "ran out of patience";
-  EXPECT_EQ(read_error(json),
+  EXPECT_EQ(report_read_error(json),
             "r.json: cells[0].throughput.stop_reason: \"ran out of patience\" names no stop reason and count");
 }
 

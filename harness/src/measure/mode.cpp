@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "ampbench/reports/derived_figures.h"
+#include "ampbench/reports/report.h"
 
 namespace ampbench::harness {
 

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "ampbench/harness/mode.h"
+#include "ampbench/reports/report.h"
 #include "ampbench/workloads/preset.h"
 #include "ampbench/workloads/registry.h"
 #include "error_text.h"
@@ -26,7 +27,7 @@ constexpr const char* kFloorPerturbation = "data order reversed";
 // Mean float32 loss over the held-out batches, with the module in eval mode and no autocast: the
 // trained weights are judged, not the mode's inference precision.
 double evaluate(workloads::Workload& workload, const std::vector<workloads::Batch>& held_out) {
-  (void)detail::apply_precision(find_mode("fp32"));
+  (void)detail::apply_precision(find_mode(reports::kReferenceMode));
   torch::NoGradGuard no_grad;
   auto& module = workload.module();
   module.eval();

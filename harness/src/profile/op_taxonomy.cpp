@@ -74,14 +74,14 @@ bool is_optimizer_phase(const std::string& name) {
   return name == optimizer_step || is_scaler_phase(name);
 }
 
-std::string phase_category(const std::string& phase, const std::vector<const OpInterval*>& chain) {
-  if (is_scaler_phase(phase)) return "GradScaler";
+reports::OpFamily phase_family(const std::string& phase, const std::vector<const OpInterval*>& chain) {
+  if (is_scaler_phase(phase)) return reports::OpFamily::kGradScaler;
   // scaler.step() waits for the inf check (a host sync) and then steps the optimizer.
   for (const auto* op : chain) {
     if (op->name == "aten::item" || op->name == "aten::_local_scalar_dense" || starts_with(op->name, "aten::_amp_"))
-      return "GradScaler";
+      return reports::OpFamily::kGradScaler;
   }
-  return "optimizer";
+  return reports::OpFamily::kOptimizer;
 }
 
 }  // namespace
@@ -108,17 +108,19 @@ bool is_matrix_product(const std::string& name) {
          starts_with(name, "aten::mkldnn_rnn") || starts_with(name, "aten::_thnn_fused");
 }
 
-std::string op_category(const std::vector<const OpInterval*>& op_and_enclosing) {
+reports::OpCategory op_category(const std::vector<const OpInterval*>& op_and_enclosing) {
+  using reports::OpFamily;
   for (const auto* op : op_and_enclosing) {
-    if (is_optimizer_phase(op->name)) return phase_category(op->name, op_and_enclosing);
+    if (is_optimizer_phase(op->name)) return {phase_family(op->name, op_and_enclosing), {}};
   }
   for (const auto* op : op_and_enclosing) {
-    if (is_cast(op->name)) return "casts";
-    if (is_matrix_product(op->name)) return "matmul/conv " + (op->dtype.empty() ? std::string("float32") : op->dtype);
-    if (is_kept_in_float32(op->name)) return "kept in float32";
+    if (is_cast(op->name)) return {OpFamily::kCasts, {}};
+    if (is_matrix_product(op->name)) return reports::matmul_category(op->dtype);
+    if (is_kept_in_float32(op->name)) return {OpFamily::kKeptInFloat32, {}};
   }
   const auto& own = op_and_enclosing.front()->name;
-  return is_bookkeeping(own) || starts_with(own, detail::kScopePrefix) ? kRestCategory : "elementwise";
+  const bool rest = is_bookkeeping(own) || starts_with(own, detail::kScopePrefix);
+  return {rest ? OpFamily::kRest : OpFamily::kElementwise, {}};
 }
 
 bool unaligned_for_tensor_cores(const OpInterval& op) {

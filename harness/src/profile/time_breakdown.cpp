@@ -76,7 +76,7 @@ class Attribution {
       return;
     }
   }
-  void add_unattributable(double ns) { seconds_[kRestCategory] += ns * 1e-9; }
+  void add_unattributable(double ns) { seconds_[{reports::OpFamily::kRest, {}}] += ns * 1e-9; }
 
   // Per step, the categories largest first; what they do not cover of step_time_s is unattributed.
   [[nodiscard]] reports::TimeBreakdown per_step(std::int64_t steps, double step_time_s, std::string method) && {
@@ -87,8 +87,8 @@ class Attribution {
     breakdown.unaligned_matmul_s = unaligned_ns_ * 1e-9 * per_step;
     breakdown.unaligned_matmul_ops = std::move(unaligned_ops_);
     double categorised = 0.0;
-    for (const auto& [name, total] : seconds_) {
-      breakdown.categories.push_back({name, total * per_step});
+    for (const auto& [category, total] : seconds_) {
+      breakdown.categories.push_back({category, total * per_step});
       categorised += total * per_step;
     }
     std::sort(breakdown.categories.begin(), breakdown.categories.end(),
@@ -111,7 +111,7 @@ class Attribution {
       unaligned_ops_.push_back(text);
   }
 
-  std::map<std::string, double> seconds_;
+  std::map<reports::OpCategory, double> seconds_;
   double unaligned_ns_ = 0.0;
   std::vector<std::string> unaligned_ops_;
 };

@@ -35,7 +35,7 @@ struct OpInterval {
 [[nodiscard]] bool unaligned_for_tensor_cores(const OpInterval& op);
 
 // The category an op's self time goes to, given the op and its enclosing ops (innermost first).
-[[nodiscard]] std::string op_category(const std::vector<const OpInterval*>& op_and_enclosing);
+[[nodiscard]] reports::OpCategory op_category(const std::vector<const OpInterval*>& op_and_enclosing);
 
 // Pure: the breakdown of `steps` steps that took wall_s in all, from the intervals of the
 // training thread (nested by time; any order). Without kernels: each CPU op's self time by

@@ -8,9 +8,6 @@
 
 namespace ampbench::reports {
 
-// The mode every other is measured against: float32 throughout, TF32 off.
-inline constexpr const char* kReferenceMode = "fp32";
-
 // A round whose machine probe took more than this many times the run's usual probe time ran while
 // the machine was in a slower state; it is left out of the speedup. Measured on a shared 2-core VM
 // (docs/performance.md, "the host's two states"): the probe's rounds fall in two clusters, at

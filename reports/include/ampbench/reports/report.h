@@ -14,12 +14,16 @@
 #include "ampbench/reports/divergence_verdict.h"
 #include "ampbench/reports/environment.h"
 #include "ampbench/reports/grad_compression.h"
+#include "ampbench/reports/op_category.h"
 #include "ampbench/reports/run_config.h"
 #include "ampbench/reports/stop_reason.h"
 
 namespace ampbench::reports {
 
 inline constexpr const char* kReportSchema = "ampbench.report/2";
+
+// The mode every other is measured against: float32 throughout, TF32 off.
+inline constexpr const char* kReferenceMode = "fp32";
 // Version 1 (before ranks): read as one-rank cells of a one-rank run.
 inline constexpr const char* kReportSchemaV1 = "ampbench.report/1";
 
@@ -143,8 +147,8 @@ struct Numerics {
 // How far an AMP cell's eval loss lands from FP32's in the numerics pass, on the scale of the
 // noise floor (see stats.h compute_divergence for the definition).
 struct Divergence {
-  std::string reference_mode = "fp32";  // kReferenceMode (derived_figures.h)
-  std::int64_t steps = 0;               // numerics steps both trained
+  std::string reference_mode = kReferenceMode;
+  std::int64_t steps = 0;  // numerics steps both trained
   // The evaluations the final figures average: the last quarter of the pass.
   std::int64_t final_evaluations = 0;
   // Mean |AMP - FP32| / FP32 eval loss over the final evaluations, and the same for the floor run.
@@ -207,10 +211,7 @@ struct Rounds {
 // categories plus `unattributed_s` (time inside no recorded op: host code between ops) make the
 // profiled step time.
 struct TimeCategory {
-  // "matmul/conv float32" (or bfloat16, float16: by the op's input dtype), "casts", "kept in
-  // float32" (norms, softmax, losses, reductions), "elementwise", "optimizer", "GradScaler",
-  // "rest (autograd, views, host)" (the engine, views, allocation)
-  std::string name;
+  OpCategory category;  // matrix products by dtype, casts, kept in float32, ... (op_category.h)
   double seconds_per_step = 0.0;
 };
 struct TimeBreakdown {

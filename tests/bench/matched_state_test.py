@@ -1,0 +1,90 @@
+"""bench/matched_state.py: paired and alone compared over the rounds of the same machine state."""
+
+import statistics
+import sys
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+import matched_state  # noqa: E402
+import side_by_side as sbs  # noqa: E402
+
+USUAL_PROBE = 1e-3
+MODES = ("fp32", "bf16")
+
+
+def cell(workload, mode, rounds):
+    """A report's cell of two steps per round; `rounds` is [(probe ratio to usual, step seconds)]."""
+    return {"status": "ok", "workload": workload, "mode": mode,
+            "step_times_s": [t for _, t in rounds for _ in range(2)],
+            "rounds": {"probe_s": [r * USUAL_PROBE for r, _ in rounds],
+                       "step_round": [i for i in range(len(rounds)) for _ in range(2)]}}
+
+
+def rounds_of(step_s, usual_rounds, slow_rounds):
+    """Usual-state rounds at step_s and slow ones (probe 1.5x, steps 1.4x as long)."""
+    return [(1.0, step_s)] * usual_rounds + [(1.5, 1.4 * step_s)] * slow_rounds
+
+
+class MatchedStateTest(unittest.TestCase):
+    def test_round_medians_pair_each_round_with_its_probe(self) -> None:
+        c = cell("w", "fp32", [(1.0, 2.0), (1.5, 3.0)])
+        c["step_times_s"][1] = 4.0  # round 0: steps 2 and 4
+        self.assertEqual(matched_state.round_medians(c), [(1.0 * USUAL_PROBE, 3.0), (1.5 * USUAL_PROBE, 3.0)])
+
+    def test_a_run_that_spent_longer_in_the_slow_state_agrees_at_the_same_state(self) -> None:
+        # Paired spends 60% of its rounds slow, alone 20%: over every round paired reads slower,
+        # over the usual state's rounds both are the same.
+        paired = {"cells": [cell("w", "fp32", rounds_of(0.010, 8, 12)), cell("w", "bf16", rounds_of(0.005, 8, 12))]}
+        alone = [{"cells": [cell("w", "fp32", rounds_of(0.010, 16, 4)), cell("w", "bf16", [(1.0, 9.0)] * 20)]},
+                 {"cells": [cell("w", "fp32", [(1.0, 9.0)] * 20), cell("w", "bf16", rounds_of(0.005, 16, 4))]}]
+        rounds, usual = matched_state.pooled_rounds([{"paired": [paired], "alone": alone}], MODES)
+        self.assertEqual(usual, USUAL_PROBE)
+        self.assertEqual(rounds["paired"][("w", "fp32")], [0.010] * 8)
+        self.assertEqual(rounds["alone"][("w", "fp32")], [0.010] * 16)  # not the bf16 run's fp32 cell
+        rows, verdicts = matched_state.matched_rows(rounds, None, ["w"], MODES)
+        self.assertEqual(rows[0]["rounds"], [8, 16])
+        self.assertAlmostEqual(rows[0]["paired_over_alone_time"].value, 1.0)
+        self.assertAlmostEqual(rows[1]["paired_over_alone_speedup"].value, 1.0)
+        self.assertTrue(all(ok for *_, ok in verdicts))
+        self.assertNotIn("paired_over_python_speedup", rows[1])
+
+    def test_a_mode_slower_paired_at_the_same_state_misses_its_target(self) -> None:
+        rounds = {"paired": {("w", "fp32"): [0.011] * 10, ("w", "bf16"): [0.005] * 10},
+                  "alone": {("w", "fp32"): [0.010] * 10, ("w", "bf16"): [0.005] * 10}}
+        python = {("w", "fp32"): [0.0125] * 10, ("w", "bf16"): [0.006] * 10}
+        rows, verdicts = matched_state.matched_rows(rounds, python, ["w"], MODES)
+        self.assertAlmostEqual(rows[0]["paired_over_alone_time"].value, 1.1)
+        self.assertAlmostEqual(rows[1]["paired_over_alone_speedup"].value, 1.1)
+        self.assertAlmostEqual(rows[1]["paired_over_python_speedup"].value, 2.2 / 2.5 * 1.2)
+        # fp32's time; bf16's time (the same), its speedup over alone's, over Python's (within 10%).
+        self.assertEqual([ok for *_, ok in verdicts], [False, True, False, True])
+
+    def test_too_few_rounds_give_no_figure(self) -> None:
+        rounds = {"paired": {("w", "fp32"): [0.01] * 4}, "alone": {("w", "fp32"): [0.01] * 10}}
+        rows, verdicts = matched_state.matched_rows(rounds, None, ["w"], ("fp32",))
+        self.assertNotIn("paired_over_alone_time", rows[0])
+        self.assertEqual(verdicts, [])
+
+
+class RatioOfMediansTest(unittest.TestCase):
+    def test_one_over_one_is_the_median_ratio(self) -> None:
+        a, b = [1.0, 2.0, 3.0, 7.0], [2.0, 2.5, 9.0]
+        self.assertEqual(sbs.bootstrap_ratio_of_medians([a], [b]), sbs.bootstrap_median_ratio(a, b))
+
+    def test_four_samples_give_the_ratio_of_two_ratios(self) -> None:
+        a, b, c, d = [4.0, 4.0], [2.0, 2.0, 2.0], [1.0, 3.0, 5.0], [10.0]
+        ratio = sbs.bootstrap_ratio_of_medians([a, b], [c, d])
+        self.assertAlmostEqual(ratio.value, (4.0 * 2.0) / (3.0 * 10.0))
+        self.assertLessEqual(ratio.low, ratio.value)
+        self.assertGreaterEqual(ratio.high, ratio.value)
+        self.assertGreaterEqual(ratio.low, 8.0 / 50.0)  # c's largest median a resample can give
+        self.assertLessEqual(ratio.high, 8.0 / 10.0)
+
+    def test_an_empty_sample_gives_nan(self) -> None:
+        self.assertNotEqual(sbs.bootstrap_ratio_of_medians([[1.0], []], [[1.0]]).value,
+                            sbs.bootstrap_ratio_of_medians([[1.0], []], [[1.0]]).value)
+
+
+if __name__ == "__main__":
+    unittest.main()
