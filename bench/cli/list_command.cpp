@@ -33,7 +33,7 @@ Action add_list_command(CLI::App& app) {
     out << "devices\n";
     const auto environment = harness::probe_environment();
     for (const auto& device : environment.devices) row(out, device.name, device.model);
-    if (environment.cuda_status != "available") out << "  (cuda " << environment.cuda_status << ")\n";
+    if (environment.cuda_status != reports::kCudaAvailable) out << "  (cuda " << environment.cuda_status << ")\n";
     print_to_stdout(out.str());
     return kExitSuccess;
   };

@@ -29,9 +29,6 @@ struct RunFlags {
   std::vector<std::pair<const reports::RunConfigField*, std::string>> settings;  // in command-line order
   std::optional<std::string> config_file;
   std::optional<std::string> out;
-  bool no_isolate = false;
-  bool no_cupti = false;
-  bool no_breakdown = false;
 };
 
 constexpr std::uintmax_t kMaxConfigBytes = 1 << 20;  // a settings file is a few hundred bytes
@@ -105,9 +102,6 @@ int run(const RunFlags& flags) {
   std::filesystem::path out = "ampbench-out";
   auto config = read_settings(flags, out);
   if (flags.out) out = *flags.out;
-  if (flags.no_isolate) config.isolate = false;
-  if (flags.no_cupti) config.cupti = false;
-  if (flags.no_breakdown) config.breakdown = false;
   const auto plan = harness::plan_run(std::move(config));
   if (plan.torchrun && plan.torchrun->rank != 0) {
     // Rank 0 writes the report; this rank trains its part of each group and sends its cells there.
@@ -154,6 +148,11 @@ Action add_run_command(CLI::App& app) {
   const reports::RunConfig defaults;
   for (const auto& field : reports::run_config_fields()) {
     if (field.flag.empty()) continue;
+    if (field.flag_turns_off) {
+      command->add_flag_callback(
+          field.flag, [flags, &field] { flags->settings.emplace_back(&field, "false"); }, help_of(field));
+      continue;
+    }
     const auto shown = field.show(defaults);
     command->add_option_function<std::string>(
         field.flag, [flags, &field](const std::string& text) { flags->settings.emplace_back(&field, text); },
@@ -167,12 +166,6 @@ Action add_run_command(CLI::App& app) {
   command->add_option_function<std::string>(
       "--out", [flags](const std::string& out) { flags->out = out; },
       "Output directory for report.json, report.md, report.html (default ampbench-out)");
-  command->add_flag("--no-isolate", flags->no_isolate, "Run cells in this process (debugging; a crash ends the run)");
-  command->add_flag(
-      "--no-cupti", flags->no_cupti,
-      "No CUPTI collection of ampbench's own (tensor-core metrics), e.g. under Nsight Systems or Compute");
-  command->add_flag("--no-breakdown", flags->no_breakdown,
-                    "No profiled time breakdown per cell (its findings in 'Why' and 'ampbench explain' say so)");
   return [flags] { return run(*flags); };
 }
 

@@ -23,10 +23,11 @@ std::string prefix(const harness::RunEvent& event) {
 std::string progress_text(const harness::RunEvent& event) {
   const auto& progress = event.progress;
   if (progress.planned_steps > 0) {  // "[2/3] simplecnn: numerics fp16, step 24 of 48"
-    return prefix(event) + ": " + progress.phase + ", step " + std::to_string(progress.timed_steps) + " of " +
-           std::to_string(progress.planned_steps);
+    return prefix(event) + ": " + harness::describe(progress) + ", step " + std::to_string(progress.timed_steps) +
+           " of " + std::to_string(progress.planned_steps);
   }
-  if (progress.phase != "rounds") return prefix(event) + ": " + progress.phase + " ...";
+  if (progress.stage != harness::WorkloadStage::kRounds)
+    return prefix(event) + ": " + harness::describe(progress) + " ...";
   char text[160];
   std::snprintf(text, sizeof text, ": round %lld, %lld steps per mode, %.1f s of at most %.0f s",
                 static_cast<long long>(progress.round), static_cast<long long>(progress.timed_steps),

@@ -22,7 +22,7 @@ void from_json(const nlohmann::json& in, DeviceInfo& device) { device = detail::
 void to_json(nlohmann::json& out, const GemmPeak& peak) {
   out = {{"device", peak.device},
          {"dtype", peak.dtype},
-         {"status", peak.status},
+         {"status", to_string(peak.status)},
          {"reason", peak.reason},
          {"flops_per_s", detail::json_number(peak.flops_per_s)},
          {"matrix_size", peak.matrix_size},

@@ -84,7 +84,9 @@ std::vector<EnvironmentDifference> environment_differences(const std::vector<con
   for (const auto& field : run_config_fields()) {
     std::vector<std::string> values;
     for (const auto* report : reports) values.push_back(field.write(report->config).dump());
-    add_if_different(out, "setting " + field.flag, values);
+    // An on/off setting by its name, its values being the setting's, not its flag's.
+    add_if_different(out, "setting " + (field.flag_turns_off ? field.key + " (" + field.flag + ")" : field.flag),
+                     values);
   }
   return out;
 }

@@ -14,7 +14,8 @@ namespace {
 
 const GemmPeak* peak_of(const Environment& env, const std::string& device, const std::string& dtype) {
   for (const auto& peak : env.gemm_peaks) {
-    if (peak.device == device && peak.dtype == dtype && peak.status == "measured" && peak.flops_per_s > 0.0)
+    if (peak.device == device && peak.dtype == dtype && peak.status == MeasurementStatus::kMeasured &&
+        peak.flops_per_s > 0.0)
       return &peak;
   }
   return nullptr;

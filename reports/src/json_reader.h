@@ -2,6 +2,7 @@
 // exactly which field of which cell is wrong, and that refuses fields it was not asked for.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <set>
@@ -10,6 +11,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "enum_names.h"
 
 namespace ampbench::reports::detail {
 
@@ -55,6 +58,17 @@ class ObjectReader {
   [[nodiscard]] bool flag(std::string_view key) { return read_bool(required(key), path_of(key)); }
   // A string field that must be one of two values ("ok" or "failed"), else an error naming both.
   [[nodiscard]] std::string either(std::string_view key, std::string_view first, std::string_view second);
+  // A string field naming one value of a vocabulary enum (by its to_string), else an error quoting
+  // every name.
+  template <typename Enum, std::size_t N>
+  [[nodiscard]] Enum named(std::string_view key, const std::array<Enum, N>& values) {
+    const auto name = text(key);
+    if (const auto value = value_named(name, values)) return *value;
+    std::vector<std::string> quoted;
+    for (const auto value : values) quoted.push_back("\"" + std::string(to_string(value)) + "\"");
+    fail_at(path_of(key), "expected " + alternatives(std::vector<std::string_view>(quoted.begin(), quoted.end())) +
+                              ", got \"" + name + "\"");
+  }
 
   // Throws for the first field that was never asked for.
   void finish() const;

@@ -17,7 +17,7 @@ std::string gemm_peaks(const Environment& environment) {
   std::string lines;
   for (const auto& peak : environment.gemm_peaks) {
     lines += peak.device + " " + peak.dtype + ": " + detail::gemm_peak_value(peak);
-    lines += peak.status == "measured" ? " (" + peak.method + ")\n" : "\n";
+    lines += peak.status == MeasurementStatus::kMeasured ? " (" + peak.method + ")\n" : "\n";
   }
   if (lines.empty()) return "";
   return "GEMM peak on this machine (at::mm, measured by this run; not the datasheet figure):\n\n" +
@@ -61,9 +61,10 @@ std::string precision_table(const Report& report) {
   detail::MarkdownTable table(header);
   bool any = false;
   for (const auto& cell : report.cells) {
-    if (cell.status != CellStatus::kOk || (!cell.precision && cell.tensor_cores.status != "measured")) continue;
+    if (cell.status != CellStatus::kOk || (!cell.precision && cell.tensor_cores.status != MeasurementStatus::kMeasured))
+      continue;
     any = true;
-    std::string tensor_cores = cell.tensor_cores.status;
+    std::string tensor_cores(to_string(cell.tensor_cores.status));
     for (const auto& metric : cell.tensor_cores.metrics) {
       tensor_cores += "; " + metric.name + " " + detail::format_fixed(metric.value, 2) + " " + metric.unit + " (" +
                       metric.method + ")";

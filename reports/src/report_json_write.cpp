@@ -61,7 +61,7 @@ void to_json(nlohmann::json& out, const Throughput& value) {
          {"samples_per_s", number(value.samples_per_s)},
          {"tokens_per_s", number(value.tokens_per_s)},
          {"flops_per_step", number(value.flops_per_step)},
-         {"flops_source", value.flops_source},
+         {"flops_source", value.flops_source ? std::string(to_string(*value.flops_source)) : std::string()},
          {"achieved_flops_per_s", number(value.achieved_flops_per_s)},
          {"fraction_of_peak", json_number(value.fraction_of_peak)},
          {"stop_reason", describe(value.stop_reasons)},
@@ -97,7 +97,7 @@ void to_json(nlohmann::json& out, const TensorCoreMetric& value) {
 }
 
 void to_json(nlohmann::json& out, const TensorCoreUtilization& value) {
-  out = {{"status", value.status}, {"reason", value.reason}, {"metrics", value.metrics}};
+  out = {{"status", to_string(value.status)}, {"reason", value.reason}, {"metrics", value.metrics}};
 }
 
 void to_json(nlohmann::json& out, const NumericsRun& value) {

@@ -35,7 +35,7 @@ GemmPeak read_gemm_peak(const nlohmann::json& in, const std::string& path) {
   GemmPeak value;
   value.device = fields.text("device");
   value.dtype = fields.text("dtype");
-  value.status = fields.either("status", "measured", "unavailable");
+  value.status = fields.named("status", kMeasurementStatuses);
   value.reason = fields.text("reason");
   value.flops_per_s = fields.number_or_null("flops_per_s");
   value.matrix_size = fields.integer("matrix_size");

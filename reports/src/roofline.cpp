@@ -12,7 +12,8 @@ std::string peak_dtype(const CellResult& cell) {
 
 const GemmPeak* find_gemm_peak(const Environment& environment, const std::string& device, const std::string& dtype) {
   const auto found = std::find_if(environment.gemm_peaks.begin(), environment.gemm_peaks.end(), [&](const auto& peak) {
-    return peak.device == device && peak.dtype == dtype && peak.status == "measured" && peak.flops_per_s > 0.0;
+    return peak.device == device && peak.dtype == dtype && peak.status == MeasurementStatus::kMeasured &&
+           peak.flops_per_s > 0.0;
   });
   return found == environment.gemm_peaks.end() ? nullptr : &*found;
 }

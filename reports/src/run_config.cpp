@@ -212,6 +212,14 @@ void require_distinct(const std::vector<std::string>& names, const std::string& 
   for (const auto& name : names) require(seen.insert(name).second, flag + ": '" + name + "' is listed twice");
 }
 
+// A setting on by default, whose flag turns it off.
+RunConfigField off_switch(bool RunConfig::*member, std::string key, std::string flag, std::string help,
+                          bool optional_on_read) {
+  auto out = field(member, std::move(key), std::move(flag), std::move(help), "", optional_on_read);
+  out.flag_turns_off = true;
+  return out;
+}
+
 // Reports from before the setting ran under glibc's defaults, not under today's default.
 RunConfigField allocator_field() {
   auto out = field(&RunConfig::allocator, "allocator", "--allocator",
@@ -257,10 +265,13 @@ const std::vector<RunConfigField>& run_config_fields() {
       field(&RunConfig::worker_timeout_s, "worker_timeout_s", "--worker-timeout",
             "Seconds after which a workload's worker is killed and its cells fail (0: 120 + 5 x --time-cap per mode)",
             "", true),
-      field(&RunConfig::isolate, "isolate", "", "Each workload's cells in a child process"),
-      field(&RunConfig::cupti, "cupti", "", "ampbench's own CUPTI collection on GPUs", "", true),
-      field(&RunConfig::breakdown, "breakdown", "", "Profile where each cell's step time goes (ampbench explain)", "",
-            true),
+      off_switch(&RunConfig::isolate, "isolate", "--no-isolate",
+                 "Run cells in this process, not in worker processes (debugging; a crash ends the run)", false),
+      off_switch(&RunConfig::cupti, "cupti", "--no-cupti",
+                 "No CUPTI collection of ampbench's own (tensor-core metrics), e.g. under Nsight Systems or Compute",
+                 true),
+      off_switch(&RunConfig::breakdown, "breakdown", "--no-breakdown",
+                 "No profiled time breakdown per cell (its findings in 'Why' and 'ampbench explain' say so)", true),
       field(&RunConfig::ranks, "ranks", "--ranks",
             "Ranks (processes) that train each cell data-parallel on this machine through c10d (Gloo on the CPU, "
             "NCCL on GPUs); each cell also runs on one rank for the scaling efficiency. Under torchrun: WORLD_SIZE",

@@ -104,11 +104,15 @@ std::string world_size_difference(const std::vector<SeriesInput>& runs) {
   return detail::joined(sizes, ", ");
 }
 
+std::string_view to_string(SeriesOrder order) { return order == SeriesOrder::kStartTime ? "time" : "given"; }
+
+std::string_view describe(SeriesOrder order) { return order == SeriesOrder::kStartTime ? "by start time" : "as given"; }
+
 RunSeries build_run_series(std::vector<SeriesInput> runs, const CheckOptions& options, bool by_time) {
   require_readable_together(runs);
   RunSeries series;
   series.options = options;
-  series.order = by_time ? "time" : "given";
+  series.order = by_time ? SeriesOrder::kStartTime : SeriesOrder::kGiven;
   // The baseline is the first given wherever its start time puts it.
   std::vector<std::size_t> order(runs.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;

@@ -91,7 +91,7 @@ std::string render_series_html(const RunSeries& series, bool gate) {
           html_escaped(series.runs[current].label + " against the baseline " + series.runs[series.baseline].label) +
           "</h2>\n<p class=\"note\">" + html_escaped(detail::thresholds_line(series)) + "</p>\n" + pairs_html(series);
   page += "<h2>Step-time change per cell</h2>\n<div class=\"charts\" id=\"chart-change\"></div>\n";
-  page += "<h2>Over the runs (" + std::string(series.order == "time" ? "by start time" : "as given") + ")</h2>\n";
+  page += "<h2>Over the runs (" + std::string(describe(series.order)) + ")</h2>\n";
   if (series.runs.size() > 2) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& cell : series.cells) rows.push_back(detail::trend_row(series, cell));

@@ -42,9 +42,7 @@ std::string render_sections(const RunSeries& series, const char* heading_prefix)
   if (series.runs.size() > 2) {
     Table trend(detail::trend_header(series));
     for (const auto& cell : series.cells) trend.add_row(detail::trend_row(series, cell));
-    out += heading("Step time over the runs (" + std::string(series.order == "time" ? "by start time" : "as given") +
-                   ")") +
-           trend.render() + "\n";
+    out += heading("Step time over the runs (" + std::string(describe(series.order)) + ")") + trend.render() + "\n";
   }
   return out;
 }
@@ -146,7 +144,7 @@ nlohmann::json series_to_json(const RunSeries& series) {
                                {"alpha", series.options.alpha},
                                {"strict", series.options.strict}};
   return {{"schema", kComparisonSchema},
-          {"order", series.order},
+          {"order", to_string(series.order)},
           {"baseline", series.baseline},
           {"current", detail::current_run(series)},
           {"runs", runs},

@@ -92,7 +92,7 @@ SummaryRow summary_row(const CellResult& cell, bool with_ranks) {
 }
 
 std::string gemm_peak_value(const GemmPeak& peak) {
-  if (peak.status == "measured") return format_flop_rate(peak.flops_per_s);
+  if (peak.status == MeasurementStatus::kMeasured) return format_flop_rate(peak.flops_per_s);
   return "unavailable: " + one_line(peak.reason, kPeakReasonWidth);
 }
 
@@ -119,7 +119,7 @@ std::string failed_cells_note(const Report& report) {
 std::string counted_flops_note(const Report& report) {
   std::vector<std::string> workloads;
   for (const auto& cell : report.cells) {
-    if (cell.throughput.flops_source == "counted" &&
+    if (cell.throughput.flops_source == FlopSource::kCounted &&
         std::find(workloads.begin(), workloads.end(), cell.workload) == workloads.end())
       workloads.push_back(cell.workload);
   }

@@ -107,7 +107,7 @@ TEST_F(RunCommand, TinyRunWritesAReportWhereFp32DescendsAndAmpIsRelatedToIt) {
   std::set<std::string> dtypes;
   for (const auto& peak : report.environment.gemm_peaks) {
     EXPECT_EQ(peak.device, report.config.device);
-    EXPECT_EQ(peak.status, "measured") << peak.dtype << ": " << peak.reason;
+    EXPECT_EQ(peak.status, ampbench::reports::MeasurementStatus::kMeasured) << peak.dtype << ": " << peak.reason;
     EXPECT_GT(peak.flops_per_s, 0.0) << peak.dtype;
     EXPECT_GE(peak.matrix_size, 128) << peak.dtype;
     dtypes.insert(peak.dtype);
@@ -224,6 +224,23 @@ TEST_F(RunCommand, ConfigFileKeysAreTheReportsAndValidatedLikeFlags) {
                    "--threads must be in [0, 1024]");
   expect_bad_input({"--config", write_file("list.json", "{\"modes\": \"fp32\"}").string()},
                    "'modes' must be an array of strings");
+}
+
+// The --no-* flags come from the field table like every other flag and override the file's keys.
+TEST_F(RunCommand, OffSwitchesTurnTheirSettingOffOverTheConfigFile) {
+  EXPECT_EQ(ampbench::reports::flag_of(&ampbench::reports::RunConfig::isolate), "--no-isolate");
+  EXPECT_EQ(ampbench::reports::flag_of(&ampbench::reports::RunConfig::breakdown), "--no-breakdown");
+  auto args = tiny_run();
+  const auto file = write_file("on.json", R"({"isolate": true, "breakdown": true, "numerics_steps": 0})");
+  args.insert(args.end(), {"--modes", "fp32", "--config", file.string(), "--no-breakdown", "--no-isolate"});
+  const auto result = run_process(args);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto report = ampbench::reports::read_report(out() / "report.json");
+  EXPECT_FALSE(report.config.isolate);
+  EXPECT_FALSE(report.config.breakdown);
+  EXPECT_TRUE(report.config.cupti);
+  ASSERT_EQ(report.cells.size(), 1u);
+  EXPECT_FALSE(report.cells[0].breakdown.has_value());
 }
 
 // A worker that outlives --worker-timeout is killed; its cells fail with the reason, the run goes

@@ -58,7 +58,7 @@ TEST(UserWorkloads, FaultyOnesAreFailedCellsNamingThemAndTheRunGoesOn) {
   for (const auto& cell : report.cells) {
     if (cell.workload == "good_linear") {
       EXPECT_EQ(cell.status, CellStatus::kOk) << cell.mode << ": " << cell.error;
-      EXPECT_EQ(cell.throughput.flops_source, "counted");
+      EXPECT_EQ(cell.throughput.flops_source, ampbench::reports::FlopSource::kCounted);
       EXPECT_DOUBLE_EQ(cell.throughput.flops_per_step, 3.0 * 2 * 8 * 4 * 1);  // the Linear 4->1 on 8 samples
     }
   }

@@ -26,7 +26,7 @@ TEST(FlopCount, TheExampleCnnIsCountedWithinFivePercentOfTheHandCount) {
   auto workload = ampbench::workloads::make_workload("residual_cnn", ampbench::workloads::WorkloadOptions{});
   ASSERT_FALSE(workload->flops_per_step().has_value());
   const auto figure = step_flops(*workload);
-  EXPECT_EQ(figure.source, "counted");
+  EXPECT_EQ(figure.source, ampbench::reports::FlopSource::kCounted);
   const double hand = residual_cnn_hand_count(32);
   EXPECT_NEAR(figure.flops_per_step / hand, 1.0, 0.05) << figure.flops_per_step << " vs " << hand;
 }
@@ -45,7 +45,7 @@ TEST(FlopCount, CountingLeavesTheModelAsItWas) {
 TEST(FlopCount, AStatedFigureIsTheWorkloads) {
   auto workload = ampbench::workloads::make_workload("simplecnn", ampbench::workloads::WorkloadOptions{});
   const auto figure = step_flops(*workload);
-  EXPECT_EQ(figure.source, "workload");
+  EXPECT_EQ(figure.source, ampbench::reports::FlopSource::kWorkload);
   EXPECT_DOUBLE_EQ(figure.flops_per_step, workload->flops_per_step().value());
 }
 

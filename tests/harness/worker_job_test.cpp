@@ -9,10 +9,14 @@
 
 namespace {
 
+using ampbench::harness::WorkloadProgress;
+using ampbench::harness::WorkloadStage;
 using ampbench::harness::WorkloadTask;
 using ampbench::harness::detail::gemm_peaks_message;
 using ampbench::harness::detail::job_message;
 using ampbench::harness::detail::job_of;
+using ampbench::harness::detail::progress_from_json;
+using ampbench::harness::detail::progress_message;
 using ampbench::harness::detail::WorkerJob;
 
 WorkloadTask sample_task() {
@@ -58,6 +62,31 @@ TEST(WorkerJob, AnUnknownKindIsRefusedByName) {
   }
   message.erase("kind");
   EXPECT_THROW((void)job_of(message), nlohmann::json::exception);
+}
+
+// Progress crosses the pipe by its stage's name and comes back as the same stage; the CLI's text
+// is made from it (describe), never decided by it.
+TEST(WorkerJob, ProgressComesBackAsItsStage) {
+  for (const auto stage : ampbench::harness::kWorkloadStages) {
+    const WorkloadProgress sent{stage, "fp16", 3, 24, 1.5, 18.0, 48};
+    const auto read = progress_from_json(progress_message(sent));
+    EXPECT_EQ(read.stage, stage) << to_string(stage);
+    EXPECT_EQ(read.mode, "fp16");
+    EXPECT_EQ(read.round, 3);
+    EXPECT_EQ(read.timed_steps, 24);
+    EXPECT_EQ(read.planned_steps, 48);
+  }
+  EXPECT_EQ(describe(WorkloadProgress{WorkloadStage::kWarmingUp, "bf16"}), "warming up bf16");
+  EXPECT_EQ(describe(WorkloadProgress{WorkloadStage::kRounds, ""}), "rounds");
+  EXPECT_EQ(describe(WorkloadProgress{WorkloadStage::kNumericsFloor, "fp32"}), "numerics fp32 floor");
+  auto message = progress_message(WorkloadProgress{WorkloadStage::kRounds, ""});
+  message["stage"] = "timing";
+  try {
+    (void)progress_from_json(message);
+    ADD_FAILURE() << "accepted";
+  } catch (const std::runtime_error& error) {
+    EXPECT_STREQ(error.what(), "the worker's progress names an unknown stage 'timing'");
+  }
 }
 
 }  // namespace

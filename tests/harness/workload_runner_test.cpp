@@ -59,7 +59,7 @@ TEST(WorkloadRunner, Fp32SimpleNetTimesEveryStepAndItsLossFalls) {
   EXPECT_FALSE(result.settings.tf32_matmul);
   EXPECT_EQ(result.settings.float32_matmul_precision, "highest");
   EXPECT_FALSE(result.scaler.has_value());
-  EXPECT_EQ(result.tensor_cores.status, "unavailable");
+  EXPECT_EQ(result.tensor_cores.status, ampbench::reports::MeasurementStatus::kUnavailable);
 }
 
 TEST(WorkloadRunner, ForcedOverflowMakesTheScalerSkipExactlyThoseSteps) {

@@ -39,9 +39,9 @@ CellResult amp_cell(const char* mode, const char* dtype, double speedup) {
 Report cpu_report() {
   Report report;
   report.environment.cpu_flags = {"avx2", "fma", "avx512f", "avx512_bf16"};
-  report.environment.gemm_peaks = {{"cpu", "float32", "measured", "", 200e9, 1024, "m"},
-                                   {"cpu", "bfloat16", "measured", "", 400e9, 1024, "m"},
-                                   {"cpu", "float16", "measured", "", 30e9, 1024, "m"}};
+  report.environment.gemm_peaks = {{"cpu", "float32", MeasurementStatus::kMeasured, "", 200e9, 1024, "m"},
+                                   {"cpu", "bfloat16", MeasurementStatus::kMeasured, "", 400e9, 1024, "m"},
+                                   {"cpu", "float16", MeasurementStatus::kMeasured, "", 30e9, 1024, "m"}};
   auto fp32 = sample_cell("transformer", "fp32", 0.010);
   fp32.breakdown = breakdown(0.010, 0.008, "float32", 0.0, 0.001);
   auto bf16 = amp_cell("bf16", "bfloat16", 1.6);
@@ -95,9 +95,9 @@ TEST(Explain, EachFindingFiresOnItsEvidence) {
 TEST(Explain, InstructionsThatTheGemmDoesNotGainFromAreNamedAsSuch) {
   auto report = cpu_report();
   report.environment.cpu_flags = {"avx512f", "avx512_bf16", "avx512_fp16", "amx_tile", "amx_bf16"};
-  report.environment.gemm_peaks = {{"cpu", "float32", "measured", "", 431.3e9, 1024, "m"},
-                                   {"cpu", "bfloat16", "measured", "", 1742e9, 1024, "m"},
-                                   {"cpu", "float16", "measured", "", 395.6e9, 1024, "m"}};
+  report.environment.gemm_peaks = {{"cpu", "float32", MeasurementStatus::kMeasured, "", 431.3e9, 1024, "m"},
+                                   {"cpu", "bfloat16", MeasurementStatus::kMeasured, "", 1742e9, 1024, "m"},
+                                   {"cpu", "float16", MeasurementStatus::kMeasured, "", 395.6e9, 1024, "m"}};
   const auto findings = explain(report);
   const auto& fp16 = find(findings, "transformer/fp16", "no-native-gemm");
   EXPECT_EQ(fp16.sentence,
@@ -159,8 +159,8 @@ TEST(Explain, GpuRulesNeedTheirEvidence) {
   auto report = cpu_report();
   for (auto& cell : report.cells) cell.device = "cuda:0";
   report.environment.devices = {{"cuda:0", "Tesla V100", "7.0", 0, 80, "Default"}};
-  report.environment.gemm_peaks = {{"cuda:0", "float32", "measured", "", 14e12, 4096, "m"},
-                                   {"cuda:0", "bfloat16", "measured", "", 10e12, 4096, "m"}};
+  report.environment.gemm_peaks = {{"cuda:0", "float32", MeasurementStatus::kMeasured, "", 14e12, 4096, "m"},
+                                   {"cuda:0", "bfloat16", MeasurementStatus::kMeasured, "", 10e12, 4096, "m"}};
   report.cells[0].settings.float32_matmul_precision = "high";
   report.cells[1].host_step_times_s.assign(report.cells[1].step_times_s.size(), 0.0059);
   report.cells[1].breakdown->unaligned_matmul_s = 0.001;  // of the 4 ms of matrix products

@@ -114,8 +114,9 @@ TEST_F(HtmlInBrowser, WithoutANumericsPassTheTimedLossesAreCharted) {
 
 TEST_F(HtmlInBrowser, MeasuredTensorCoresAreCharted) {
   auto report = ampbench::testing::make_sample_report();
-  report.cells[0].tensor_cores = {
-      "measured", "", {{"sm__pipe_tensor_op_hmma_cycles_active", 41.5, "percent", "cupti-range-profiler"}}};
+  report.cells[0].tensor_cores = {ampbench::reports::MeasurementStatus::kMeasured,
+                                  "",
+                                  {{"sm__pipe_tensor_op_hmma_cycles_active", 41.5, "percent", "cupti-range-profiler"}}};
   const std::string dom = rendered_dom(dir_, ampbench::reports::render_html(report));
   EXPECT_NE(dom.find("data-status=\"ok\""), std::string::npos);
   EXPECT_EQ(count(dom, "data-chart=\"tensor-cores\""), 1);

@@ -88,8 +88,8 @@ TEST(RenderMarkdown, GpuVerificationNoteComesFromTheReport) {
 TEST(RenderMarkdown, NamesTheWorkloadsWhoseFlopsWereCounted) {
   Report report = make_sample_report();
   EXPECT_EQ(render_markdown(report).find("FLOPs per step counted"), std::string::npos);
-  report.cells[0].throughput.flops_source = "counted";
-  report.cells[1].throughput.flops_source = "counted";
+  report.cells[0].throughput.flops_source = FlopSource::kCounted;
+  report.cells[1].throughput.flops_source = FlopSource::kCounted;
   EXPECT_NE(render_markdown(report).find("attention; the workload states none): simple_net.\n"), std::string::npos);
 }
 

@@ -91,7 +91,8 @@ TEST(ReportJson, NumericsAndDivergenceRoundTrip) {
 
 TEST(ReportJson, GemmPeaksAndFractionsRoundTrip) {
   Report report = make_sample_report();
-  report.environment.gemm_peaks.push_back({"cpu", "tfloat32", "unavailable", "TF32 is a CUDA matmul mode", 0.0, 0, ""});
+  report.environment.gemm_peaks.push_back(
+      {"cpu", "tfloat32", MeasurementStatus::kUnavailable, "TF32 is a CUDA matmul mode", 0.0, 0, ""});
   const auto json = nlohmann::json(report);
   EXPECT_EQ(json["environment"]["gemm_peaks"][0]["flops_per_s"], 2.0e11);
   EXPECT_EQ(json["environment"]["gemm_peaks"][0]["matrix_size"], 1024);
@@ -100,7 +101,7 @@ TEST(ReportJson, GemmPeaksAndFractionsRoundTrip) {
   const Report parsed = parse_report(json);
   ASSERT_EQ(parsed.environment.gemm_peaks.size(), 4u);
   EXPECT_EQ(parsed.environment.gemm_peaks[0].method, "at::mm 1024x1024, best of 9 calls, 2 threads");
-  EXPECT_EQ(parsed.environment.gemm_peaks[3].status, "unavailable");
+  EXPECT_EQ(parsed.environment.gemm_peaks[3].status, MeasurementStatus::kUnavailable);
   EXPECT_EQ(parsed.environment.gemm_peaks[3].reason, "TF32 is a CUDA matmul mode");
   EXPECT_EQ(nlohmann::json(parsed), json);
 }
@@ -130,6 +131,15 @@ TEST(ReportJson, AGpuComputeModeRoundTripsAndIsOptional) {
   auto wrong = json;
   wrong["environment"]["devices"][1]["compute_mode"] = 3;
   EXPECT_EQ(parse_error(wrong), "environment.devices[1].compute_mode: expected a string, got number");
+}
+
+// Both statuses of what the machine may not measure are one vocabulary, refused when unknown.
+TEST(ReportJson, TensorCoreStatusIsReadStrictly) {
+  auto json = sample_json();
+  EXPECT_EQ(json["cells"][0]["tensor_cores"]["status"], "unavailable");
+  json["cells"][0]["tensor_cores"]["status"] = "partly";
+  EXPECT_EQ(parse_error(json),
+            "cells[0].tensor_cores.status: expected \"measured\" or \"unavailable\", got \"partly\"");
 }
 
 TEST(ReportJson, AGemmPeakIsReadStrictly) {

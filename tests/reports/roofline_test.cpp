@@ -12,7 +12,13 @@ using namespace ampbench::reports;
 using ampbench::testing::sample_cell;
 
 GemmPeak measured(const char* device, const char* dtype, double flops_per_s) {
-  return {device, dtype, "measured", "", flops_per_s, 1024, "at::mm 1024x1024, best of 9 calls, 2 threads"};
+  return {device,
+          dtype,
+          MeasurementStatus::kMeasured,
+          "",
+          flops_per_s,
+          1024,
+          "at::mm 1024x1024, best of 9 calls, 2 threads"};
 }
 
 // A cell achieving `flops_per_s` on `device`.
@@ -61,7 +67,8 @@ TEST(Roofline, NoPeakMeansNoFraction) {
   EXPECT_FALSE(fraction_of_peak(gpu_peaks(), cell_at("fp32", "cpu", 1e9)).has_value());
   // Nor does one that could not be measured.
   Environment environment;
-  environment.gemm_peaks = {{"cpu", "float16", "unavailable", "not implemented for 'Half'", 0.0, 0, ""}};
+  environment.gemm_peaks = {
+      {"cpu", "float16", MeasurementStatus::kUnavailable, "not implemented for 'Half'", 0.0, 0, ""}};
   EXPECT_EQ(find_gemm_peak(environment, "cpu", "float16"), nullptr);
   EXPECT_FALSE(fraction_of_peak(environment, cell_at("fp16", "cpu", 1e9)).has_value());
 }

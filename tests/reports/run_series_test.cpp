@@ -79,7 +79,7 @@ TEST(RunSeries, ByTimeTheBaselineStaysTheFirstGiven) {
   EXPECT_EQ(series.runs[1].label, "base.json");
   EXPECT_EQ(series.runs[2].label, "newer.json");
   EXPECT_EQ(series.baseline, 1u);
-  EXPECT_EQ(series.order, "time");
+  EXPECT_EQ(series.order, SeriesOrder::kStartTime);
   EXPECT_EQ(series.cells[0].points[2].verdict, Verdict::kRegressed);
   EXPECT_EQ(series.cells[0].points[0].verdict, Verdict::kPass);
   const std::string table = render_series_table(series);

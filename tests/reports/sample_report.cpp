@@ -59,7 +59,7 @@ CellResult sample_gpu_cell() {
   cell.memory.cuda_total_bytes = 80LL << 30;
   cell.memory.cuda_free_bytes_at_start = 79LL << 30;
   cell.scaler = ScalerTelemetry{std::vector<double>(32, 65536.0), {}};
-  cell.tensor_cores.status = "measured";
+  cell.tensor_cores.status = MeasurementStatus::kMeasured;
   cell.tensor_cores.reason = "range profiler on GH100, 2 replay pass(es)";
   cell.tensor_cores.metrics = {
       {"sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active", 41.5, "percent",
@@ -128,10 +128,12 @@ Report base_report() {
   report.environment.cupti_version = "13";
   report.environment.cuda_status = "unavailable: no CUDA device";
   report.environment.devices = {{"cpu", "Test CPU @ 2.00GHz", "", 8LL << 30, 2, ""}};
-  report.environment.gemm_peaks = {
-      {"cpu", "float32", "measured", "", 2.0e11, 1024, "at::mm 1024x1024, best of 9 calls, 2 threads"},
-      {"cpu", "float16", "measured", "", 8.0e11, 1024, "at::mm 1024x1024, best of 31 calls, 2 threads"},
-      {"cpu", "bfloat16", "measured", "", 4.0e11, 1024, "at::mm 1024x1024, best of 17 calls, 2 threads"}};
+  report.environment.gemm_peaks = {{"cpu", "float32", MeasurementStatus::kMeasured, "", 2.0e11, 1024,
+                                    "at::mm 1024x1024, best of 9 calls, 2 threads"},
+                                   {"cpu", "float16", MeasurementStatus::kMeasured, "", 8.0e11, 1024,
+                                    "at::mm 1024x1024, best of 31 calls, 2 threads"},
+                                   {"cpu", "bfloat16", MeasurementStatus::kMeasured, "", 4.0e11, 1024,
+                                    "at::mm 1024x1024, best of 17 calls, 2 threads"}};
   report.config = {{"simple_net", "simple_cnn"},
                    {"fp32", "fp16", "bf16"},
                    "cpu",

@@ -68,8 +68,9 @@ TEST(RenderTable, TinyDivergenceFiguresKeepTwoSignificantDigits) {
 
 TEST(RenderTable, PeaksShowUnderTheTableAndTinyFractionsStayReadable) {
   Report report;
-  report.environment.gemm_peaks = {{"cpu", "float32", "measured", "", 1.712e11, 1024, "at::mm"},
-                                   {"cpu", "float16", "unavailable", "mm: not implemented\nfor 'Half'", 0.0, 0, ""}};
+  report.environment.gemm_peaks = {
+      {"cpu", "float32", MeasurementStatus::kMeasured, "", 1.712e11, 1024, "at::mm"},
+      {"cpu", "float16", MeasurementStatus::kUnavailable, "mm: not implemented\nfor 'Half'", 0.0, 0, ""}};
   report.cells.push_back(ampbench::testing::sample_cell("simple_net", "fp32", 1e-3));
   report.cells.back().throughput.fraction_of_peak = 2e-6;
   const std::string table = render_table(report);

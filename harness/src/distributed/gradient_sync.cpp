@@ -115,7 +115,7 @@ GradientSync::GradientSync(c10::intrusive_ptr<c10d::ProcessGroup> group, torch::
     : group_(std::move(group)),
       compression_(compression),
       backend_(group_->getBackendName()),
-      log_(std::make_shared<CommunicationLog>(backend_ == "nccl")) {
+      log_(std::make_shared<CommunicationLog>(group_->getBackendType() == c10d::ProcessGroup::BackendType::NCCL)) {
   std::vector<at::Tensor> parameters;
   for (const auto& parameter : module.parameters()) parameters.push_back(parameter);
   {

@@ -184,10 +184,10 @@ reports::GemmPeak measure(const c10::Device& device, const PeakDtype& dtype) {
     peak.matrix_size = best.size;
     peak.method = method_text(device, dtype, best);
   } catch (const c10::Error& error) {
-    peak.status = "unavailable";
+    peak.status = reports::MeasurementStatus::kUnavailable;
     peak.reason = error.what_without_backtrace();
   } catch (const std::exception& error) {
-    peak.status = "unavailable";
+    peak.status = reports::MeasurementStatus::kUnavailable;
     peak.reason = error.what();
   }
   return peak;

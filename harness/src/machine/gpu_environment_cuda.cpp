@@ -54,7 +54,7 @@ void probe_gpu_environment(reports::Environment& environment) {
     environment.cuda_status = "unavailable: no GPU found (" + first_line(error.what_without_backtrace()) + ")";
     return;
   }
-  environment.cuda_status = "available";
+  environment.cuda_status = reports::kCudaAvailable;
   for (int index = 0; index < count; ++index) {
     const cudaDeviceProp* properties = at::cuda::getDeviceProperties(static_cast<c10::DeviceIndex>(index));
     environment.devices.push_back(reports::DeviceInfo{

@@ -7,7 +7,7 @@
 namespace ampbench::harness {
 
 FlopFigure step_flops(workloads::Workload& workload) {
-  if (const auto stated = workload.flops_per_step()) return {*stated, "workload"};
+  if (const auto stated = workload.flops_per_step()) return {*stated, reports::FlopSource::kWorkload};
   auto& module = workload.module();
   const bool was_training = module.is_training();
   module.eval();
@@ -25,7 +25,7 @@ FlopFigure step_flops(workloads::Workload& workload) {
     amp::reset_op_counts();
   }
   module.train(was_training);
-  return {3.0 * forward_flops, "counted"};
+  return {3.0 * forward_flops, reports::FlopSource::kCounted};
 }
 
 }  // namespace ampbench::harness

@@ -10,13 +10,14 @@
 
 #include <string>
 
+#include "ampbench/reports/report.h"
 #include "ampbench/workloads/workload.h"
 
 namespace ampbench::harness {
 
 struct FlopFigure {
   double flops_per_step = 0.0;
-  std::string source;  // "workload" or "counted"
+  reports::FlopSource source = reports::FlopSource::kWorkload;
 };
 
 // Counted on the device the workload's batches are on.

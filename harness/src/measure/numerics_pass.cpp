@@ -63,13 +63,13 @@ reports::NumericsRun train(const PassPlan& plan, const Mode& mode, bool reversed
     held_out.push_back(workload->make_batch(kFirstHeldOutBatch + j));
 
   reports::NumericsRun run;
-  const std::string phase = "numerics " + mode.name + (reversed ? " floor" : "");
+  const auto stage = reversed ? WorkloadStage::kNumericsFloor : WorkloadStage::kNumerics;
   auto next_evaluation = plan.eval_steps.begin();
   for (std::int64_t done = 0;; ++done) {
     if (next_evaluation != plan.eval_steps.end() && *next_evaluation == done) {
       run.eval_loss.push_back(evaluate(*workload, held_out));
       ++next_evaluation;
-      if (plan.progress) plan.progress({phase, 0, done, 0.0, 0.0, steps});
+      if (plan.progress) plan.progress({stage, mode.name, 0, done, 0.0, 0.0, steps});
     }
     if (done == steps) break;
     (void)detail::apply_precision(mode);

@@ -57,7 +57,7 @@ void build(const WorkloadTask& task, const Placement& place, detail::TensorMemor
   // step: at most twice the timed steps, then the precision audit's step and the profiled ones.
   const std::int64_t capacity = task.config.warmup + 2 * task.config.max_steps + 1 + kProfiledSteps;
   for (auto& slot : slots) {
-    if (progress) progress({"building " + slot.cell.mode, 0, 0, 0.0, 0.0});
+    if (progress) progress({WorkloadStage::kBuilding, slot.cell.mode, 0, 0, 0.0, 0.0});
     try {
       slot.session = std::make_unique<detail::ModeSession>(task, find_mode(slot.cell.mode), place.device, memory,
                                                            capacity, place.group);
@@ -79,7 +79,7 @@ void warm_up(const WorkloadTask& task, const Placement& place, detail::TensorMem
   const auto device = place.device;
   for (auto& slot : slots) {
     if (!slot.session) continue;
-    if (progress) progress({"warming up " + slot.cell.mode, 0, 0, 0.0, 0.0});
+    if (progress) progress({WorkloadStage::kWarmingUp, slot.cell.mode, 0, 0, 0.0, 0.0});
     const auto start = Clock::now();
     const auto another_step = [&] {
       const bool wanted = slot.session->steps_done() < task.config.warmup &&
@@ -280,10 +280,10 @@ void measure(const WorkloadTask& task, std::vector<ModeSlot>& slots, const Workl
   if (live.empty()) return;
   const auto rules = round_rules(task, placement, live);
   const auto outcome = detail::run_rounds(sessions, memory, rules, device, [&](auto round, auto steps, double elapsed) {
-    if (progress) progress({"rounds", round, steps, elapsed, rules.time_cap_s});
+    if (progress) progress({WorkloadStage::kRounds, "", round, steps, elapsed, rules.time_cap_s});
   });
 
-  if (progress) progress({"profiling", outcome.rounds, 0, 0.0, 0.0});
+  if (progress) progress({WorkloadStage::kProfiling, "", outcome.rounds, 0, 0.0, 0.0});
   std::vector<std::string> interleaved_modes;
   for (const auto* slot : live) interleaved_modes.push_back(slot->cell.mode);
   for (std::size_t i = 0; i < live.size(); ++i) {

@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "ampbench/reports/run_config.h"
+
 namespace ampbench::harness {
 
 EnvironmentLookup process_environment() {
@@ -27,7 +29,9 @@ std::optional<std::string> injected_profiler_reason(const EnvironmentLookup& env
 }
 
 std::optional<std::string> cupti_skip_reason(bool cupti_enabled, const EnvironmentLookup& environment) {
-  if (!cupti_enabled) return "skipped: CUPTI collection was turned off for this run (--no-cupti)";
+  if (!cupti_enabled)
+    return "skipped: CUPTI collection was turned off for this run (" + reports::flag_of(&reports::RunConfig::cupti) +
+           ")";
   return injected_profiler_reason(environment);
 }
 

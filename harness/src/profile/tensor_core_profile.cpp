@@ -73,7 +73,8 @@ reports::TensorCoreUtilization profile_tensor_cores(const c10::Device& requested
   } else {
     unavailable_parts.push_back("kernel names: " + activity.unavailable_reason);
   }
-  tensor_cores.status = tensor_cores.metrics.empty() ? "unavailable" : "measured";
+  tensor_cores.status =
+      tensor_cores.metrics.empty() ? reports::MeasurementStatus::kUnavailable : reports::MeasurementStatus::kMeasured;
   for (const auto& reason : unavailable_parts) {
     tensor_cores.reason += (tensor_cores.reason.empty() ? "" : "; ") + reason;
   }

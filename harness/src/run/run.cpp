@@ -135,7 +135,7 @@ std::vector<reports::GemmPeak> gemm_peaks(const RunPlan& plan, std::optional<rep
   reports::GemmPeak unavailable;
   unavailable.device = config.device;
   unavailable.dtype = "float32";
-  unavailable.status = "unavailable";
+  unavailable.status = reports::MeasurementStatus::kUnavailable;
   unavailable.reason = reason;
   return {unavailable};
 }

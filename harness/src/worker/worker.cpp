@@ -23,15 +23,6 @@
 namespace ampbench::harness {
 namespace {
 
-nlohmann::json progress_json(const WorkloadProgress& progress) {
-  return {{"phase", progress.phase},
-          {"round", progress.round},
-          {"timed_steps", progress.timed_steps},
-          {"elapsed_s", progress.elapsed_s},
-          {"time_cap_s", progress.time_cap_s},
-          {"planned_steps", progress.planned_steps}};
-}
-
 // Before anything is measured, this process runs under the policy the parent started it for.
 reports::AllocatorRecord apply_allocator(const nlohmann::json& task) {
   const auto name = task.at(detail::kWorkerAllocatorKey).get<std::string>();
@@ -52,7 +43,7 @@ nlohmann::json run_task(const nlohmann::json& task, const WorkerTaskInspector& i
   auto workload = task.at("task").get<WorkloadTask>();
   if (inspect) inspect(workload);
   const WorkloadProgressSink emit = [](const WorkloadProgress& progress) {
-    detail::emit_progress(progress_json(progress));
+    detail::emit_progress(detail::progress_message(progress));
   };
   if (job == detail::WorkerJob::kNumerics) return {{"numerics", run_numerics(workload, emit)}};
   return {{"cells", run_workload(workload, emit)}};

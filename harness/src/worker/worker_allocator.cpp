@@ -191,9 +191,10 @@ reports::AllocatorRecord apply_allocator_policy(AllocatorPolicy policy) {
     throw std::runtime_error(reports::flag_of(&reports::RunConfig::allocator) + " " + record.policy +
                              ": malloc in this process comes from " + record.library + ", not " +
                              (info.library.empty() ? "glibc" : std::string(info.library)) +
-                             (info.library.empty() ? ""
-                                                   : " (with --no-isolate, start ampbench under LD_PRELOAD=" +
-                                                         std::string(info.library) + ")"));
+                             (info.library.empty()
+                                  ? ""
+                                  : " (with " + reports::flag_of(&reports::RunConfig::isolate) +
+                                        ", start ampbench under LD_PRELOAD=" + std::string(info.library) + ")"));
   }
   record.version = library_version(policy);
   record.settings = policy_settings(policy) + inherited_settings();

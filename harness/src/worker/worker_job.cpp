@@ -38,9 +38,20 @@ WorkerJob job_of(const nlohmann::json& message) {
   throw std::runtime_error("the worker's task names an unknown kind '" + kind + "'");
 }
 
+nlohmann::json progress_message(const WorkloadProgress& progress) {
+  return {
+      {"stage", to_string(progress.stage)},     {"mode", progress.mode},           {"round", progress.round},
+      {"timed_steps", progress.timed_steps},    {"elapsed_s", progress.elapsed_s}, {"time_cap_s", progress.time_cap_s},
+      {"planned_steps", progress.planned_steps}};
+}
+
 WorkloadProgress progress_from_json(const nlohmann::json& in) {
   WorkloadProgress progress;
-  progress.phase = in.value("phase", "");
+  const auto stage = in.at("stage").get<std::string>();
+  const auto named = workload_stage_named(stage);
+  if (!named) throw std::runtime_error("the worker's progress names an unknown stage '" + stage + "'");
+  progress.stage = *named;
+  progress.mode = in.at("mode").get<std::string>();
   progress.round = in.value("round", std::int64_t{0});
   progress.timed_steps = in.value("timed_steps", std::int64_t{0});
   progress.elapsed_s = in.value("elapsed_s", 0.0);

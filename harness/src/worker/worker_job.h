@@ -27,8 +27,11 @@ enum class WorkerJob {
 // The job a message asks for; throws std::runtime_error naming a kind it does not know.
 [[nodiscard]] WorkerJob job_of(const nlohmann::json& message);
 
-// Parent side, reading a workload worker: its progress object, and its cells or why there are none
-// (its error, an unreadable result, how it ended).
+// A workload worker's progress, as it sends it: {"stage": "numerics", "mode": "fp16", "round", ...}.
+[[nodiscard]] nlohmann::json progress_message(const WorkloadProgress& progress);
+// Parent side, reading a workload worker: its progress object (throws std::runtime_error naming a
+// stage it does not know), and its cells or why there are none (its error, an unreadable result,
+// how it ended).
 [[nodiscard]] WorkloadProgress progress_from_json(const nlohmann::json& in);
 struct WorkerCells {
   std::optional<std::vector<reports::CellResult>> cells;

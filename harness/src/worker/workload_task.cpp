@@ -46,4 +46,35 @@ void from_json(const nlohmann::json& in, WorkloadTask& task) {
   if (in.contains("rank")) task.rank = in.at("rank").get<RankAssignment>();
 }
 
+std::string_view to_string(WorkloadStage stage) {
+  switch (stage) {
+    case WorkloadStage::kBuilding:
+      return "building";
+    case WorkloadStage::kWarmingUp:
+      return "warming up";
+    case WorkloadStage::kRounds:
+      return "rounds";
+    case WorkloadStage::kProfiling:
+      return "profiling";
+    case WorkloadStage::kNumerics:
+      return "numerics";
+    case WorkloadStage::kNumericsFloor:
+      return "numerics floor";
+  }
+  return "unknown";
+}
+
+std::optional<WorkloadStage> workload_stage_named(std::string_view name) {
+  for (const auto stage : kWorkloadStages) {
+    if (to_string(stage) == name) return stage;
+  }
+  return std::nullopt;
+}
+
+std::string describe(const WorkloadProgress& progress) {
+  if (progress.stage == WorkloadStage::kNumericsFloor) return "numerics " + progress.mode + " floor";
+  const std::string stage(to_string(progress.stage));
+  return progress.mode.empty() ? stage : stage + " " + progress.mode;
+}
+
 }  // namespace ampbench::harness

@@ -5,10 +5,12 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ampbench/reports/report.h"
@@ -46,9 +48,27 @@ void from_json(const nlohmann::json& in, RankAssignment& rank);
 void to_json(nlohmann::json& out, const WorkloadTask& task);
 void from_json(const nlohmann::json& in, WorkloadTask& task);
 
-// Where a workload is; the CLI turns it into text.
+// What a workload's worker is doing.
+enum class WorkloadStage {
+  kBuilding,       // a mode's model, optimizer and batches
+  kWarmingUp,      // a mode's untimed steps
+  kRounds,         // the timed rounds of every mode
+  kProfiling,      // the time breakdown's profiled steps
+  kNumerics,       // a mode's run of the numerics pass
+  kNumericsFloor,  // FP32's floor run of the numerics pass
+};
+inline constexpr std::array<WorkloadStage, 6> kWorkloadStages{WorkloadStage::kBuilding, WorkloadStage::kWarmingUp,
+                                                              WorkloadStage::kRounds,   WorkloadStage::kProfiling,
+                                                              WorkloadStage::kNumerics, WorkloadStage::kNumericsFloor};
+// "building", "warming up", "rounds", "profiling", "numerics", "numerics floor": the worker's
+// progress message names the stage so.
+[[nodiscard]] std::string_view to_string(WorkloadStage stage);
+[[nodiscard]] std::optional<WorkloadStage> workload_stage_named(std::string_view name);
+
+// Where a workload is; the CLI turns it into text (describe).
 struct WorkloadProgress {
-  std::string phase;  // "building fp16", "warming up", "rounds", "profiling", "numerics fp16"
+  WorkloadStage stage = WorkloadStage::kBuilding;
+  std::string mode;  // the mode built, warmed up or trained by the numerics pass; empty in the others
   std::int64_t round = 0;
   std::int64_t timed_steps = 0;    // per mode, so far; in the numerics pass, this run's steps so far
   double elapsed_s = 0.0;          // in the timed rounds
@@ -56,6 +76,8 @@ struct WorkloadProgress {
   std::int64_t planned_steps = 0;  // the numerics pass's steps per run; 0 in the other phases
 };
 using WorkloadProgressSink = std::function<void(const WorkloadProgress&)>;
+// "building fp16", "warming up fp16", "rounds", "profiling", "numerics fp16", "numerics fp32 floor".
+[[nodiscard]] std::string describe(const WorkloadProgress& progress);
 
 // Runs the task here: builds every mode's model from the same seed, warms each up, times them in
 // interleaved rounds until every interval over rounds is within max_noise (or a cap), then reads

@@ -9,7 +9,12 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "ampbench/reports/measurement_status.h"
+
 namespace ampbench::reports {
+
+// Environment::cuda_status when a GPU can be used; any other text says why none can.
+inline constexpr const char* kCudaAvailable = "available";
 
 struct DeviceInfo {
   std::string name;                // "cpu" or "cuda:N"
@@ -23,13 +28,13 @@ struct DeviceInfo {
 // The best at::mm throughput the run measured for one dtype on the device in use: the roofline a
 // cell's achieved FLOP/s is read against. A measurement on this machine, not a datasheet figure.
 struct GemmPeak {
-  std::string device;               // "cpu" or "cuda:N"
-  std::string dtype;                // "float32", "float16", "bfloat16"; "tfloat32" is float32 with TF32 matmul
-  std::string status = "measured";  // "measured" or "unavailable"
-  std::string reason;               // why unavailable; empty when measured
-  double flops_per_s = 0.0;         // 2 N^3 over the fastest call's time
-  std::int64_t matrix_size = 0;     // N of the square operands
-  std::string method;               // "at::mm 1024x1024, best of 12 calls, 2 threads"
+  std::string device;  // "cpu" or "cuda:N"
+  std::string dtype;   // "float32", "float16", "bfloat16"; "tfloat32" is float32 with TF32 matmul
+  MeasurementStatus status = MeasurementStatus::kMeasured;
+  std::string reason;            // why unavailable; empty when measured
+  double flops_per_s = 0.0;      // 2 N^3 over the fastest call's time
+  std::int64_t matrix_size = 0;  // N of the square operands
+  std::string method;            // "at::mm 1024x1024, best of 12 calls, 2 threads"
 };
 
 // The allocator the run's workers ran under, as each of them found it (README "The allocator").
@@ -60,7 +65,7 @@ struct Environment {
   std::string torch_cuda_version;    // the CUDA LibTorch was built with, empty without CUDA
   std::string cudnn_version;         // empty when cuDNN is not loadable
   std::string cupti_version;         // CUPTI API version ampbench was built against
-  std::string cuda_status;           // "available" or why no GPU can be used
+  std::string cuda_status;           // kCudaAvailable, or why no GPU can be used ("unavailable: ...")
   std::vector<DeviceInfo> devices;   // the CPU first, then every visible GPU
   std::vector<GemmPeak> gemm_peaks;  // empty when none was measured (`ampbench env`, older reports)
   // Absent in older reports (they ran under glibc's defaults) and in `ampbench env`.

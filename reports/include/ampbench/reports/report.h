@@ -4,9 +4,11 @@
 // be recomputed from the file alone.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -63,6 +65,14 @@ struct ModeSettings {
   std::string float32_matmul_precision;  // "highest", "high" or "medium"
 };
 
+// Where a cell's FLOPs per step came from.
+enum class FlopSource {
+  kWorkload,  // stated by the workload ("workload" in report.json)
+  kCounted,   // 3x one forward's matrix product, convolution and attention FLOPs, from amp's op counters
+};
+inline constexpr std::array<FlopSource, 2> kFlopSources{FlopSource::kWorkload, FlopSource::kCounted};
+[[nodiscard]] std::string_view to_string(FlopSource source);  // "workload", "counted"
+
 struct Throughput {
   SampleSummary step_time_s;  // over the timed steps only
   std::int64_t samples_per_step = 0;
@@ -70,9 +80,8 @@ struct Throughput {
   double samples_per_s = 0.0;        // samples_per_step / median step time
   double tokens_per_s = 0.0;
   double flops_per_step = 0.0;  // forward + backward, from the workload's shapes
-  // Where flops_per_step came from: "workload" (stated by it) or "counted" (3x one forward's matrix
-  // product, convolution and attention FLOPs, from amp's op counters). Empty in older reports.
-  std::string flops_source;
+  // Where flops_per_step came from; absent in older reports.
+  std::optional<FlopSource> flops_source;
   double achieved_flops_per_s = 0.0;
   // Achieved FLOP/s over the measured GEMM peak for the compute dtype; absent when no peak was
   // measured.
@@ -116,8 +125,8 @@ struct TensorCoreMetric {
 };
 
 struct TensorCoreUtilization {
-  std::string status = "unavailable";  // "measured" or "unavailable"
-  std::string reason;                  // why unavailable, and how to enable it
+  MeasurementStatus status = MeasurementStatus::kUnavailable;
+  std::string reason;  // why unavailable, and how to enable it
   std::vector<TensorCoreMetric> metrics;
 };
 

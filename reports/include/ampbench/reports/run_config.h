@@ -75,9 +75,11 @@ inline constexpr std::int64_t kMaxRanks = 1024;
 
 // One setting: where it lives in each form, and how to move it between them.
 struct RunConfigField {
-  std::string key;                // in report.json's "config" object
-  std::string file_key;           // in a --config file (the same as key but for "steps")
-  std::string flag;               // "--steps"
+  std::string key;       // in report.json's "config" object
+  std::string file_key;  // in a --config file (the same as key but for "steps")
+  std::string flag;      // "--steps"
+  // The flag takes no value and turns the setting off ("--no-isolate"): a setting on by default.
+  bool flag_turns_off = false;
   std::string help;               // without the default, which --help appends from RunConfig{}
   bool optional_on_read = false;  // may be absent from a report (older ones lack it): the default then
   // What an older report that lacks the key ran with, as flag text, when that is not the default.

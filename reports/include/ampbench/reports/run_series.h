@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -61,11 +62,21 @@ struct EnvironmentDifference {
   std::vector<std::string> values;  // one per run, in RunSeries::runs order
 };
 
+// How the runs of a series are ordered.
+enum class SeriesOrder {
+  kGiven,      // as given on the command line
+  kStartTime,  // by each run's start time
+};
+// "given", "time": comparison.json's "order".
+[[nodiscard]] std::string_view to_string(SeriesOrder order);
+// "as given", "by start time": the pages' headings.
+[[nodiscard]] std::string_view describe(SeriesOrder order);
+
 struct RunSeries {
   std::vector<SeriesInput> runs;  // in display order: as given, or by each run's start time
   std::size_t baseline = 0;       // index into runs: the first report given
-  std::string order;              // "given" or "time"
-  CheckOptions options;           // the thresholds the verdicts use
+  SeriesOrder order = SeriesOrder::kGiven;
+  CheckOptions options;  // the thresholds the verdicts use
   std::vector<EnvironmentDifference> environment_differences;
   std::vector<CellSeries> cells;    // the baseline's cells first, then cells new in later runs
   std::vector<CheckResult> checks;  // per run, against the baseline (the baseline's own is empty)
