@@ -18,5 +18,6 @@ using Action = std::function<int()>;
 [[nodiscard]] Action add_run_command(CLI::App& app);
 [[nodiscard]] Action add_list_command(CLI::App& app);
 [[nodiscard]] Action add_cell_worker_command(CLI::App& app);
+[[nodiscard]] Action add_cli_reference_command(CLI::App& app);
 
 }  // namespace ampbench::cli

@@ -55,6 +55,7 @@ int main(int argc, char** argv) {
   add(cli::add_explain_command(app));
   add(cli::add_env_command(app));
   add(cli::add_cell_worker_command(app));
+  add(cli::add_cli_reference_command(app));
 
   // CLI11 would call an unknown command a missing subcommand; name the culprit instead.
   const auto is_command = [&app](const std::string& name) {

@@ -1,0 +1,67 @@
+// `ampbench cli-reference` (hidden): the command-line reference as Markdown, made from the same
+// CLI11 commands and options that `--help` prints, through CLI11's own formatter, so the page
+// (docs/cli.md) cannot describe a flag differently from --help; a test compares the two.
+#include <iostream>
+#include <string>
+
+#include "commands.h"
+
+namespace ampbench::cli {
+namespace {
+
+// A table cell: no line breaks, no column separators.
+std::string cell_text(std::string text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '\n') {
+      out += ' ';
+    } else {
+      if (c == '|') out += '\\';
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string trimmed(const std::string& text) {
+  const auto first = text.find_first_not_of(' ');
+  return first == std::string::npos ? "" : text.substr(first, text.find_last_not_of(' ') - first + 1);
+}
+
+std::string command_section(const CLI::App& command, const std::string& program) {
+  const CLI::Formatter formatter;
+  std::string out = "## " + program + " " + command.get_name() + "\n\n" + command.get_description() + "\n\n```\n" +
+                    trimmed(formatter.make_usage(&command, program + " " + command.get_name())) + "```\n\n";
+  out += "| option | value | what it does |\n|---|---|---|\n";
+  for (const auto* option : command.get_options()) {
+    if (option == command.get_help_ptr()) continue;
+    out += "| `" + cell_text(formatter.make_option_name(option, !option->nonpositional())) + "` | " +
+           cell_text(trimmed(formatter.make_option_opts(option))) + " | " +
+           cell_text(formatter.make_option_desc(option)) + " |\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+Action add_cli_reference_command(CLI::App& app) {
+  auto* command = app.add_subcommand("cli-reference", "");
+  command->group("");  // not a user's command: it writes docs/cli.md
+  return [&app] {
+    const auto program = app.get_name();
+    std::cout << "<!-- Made by `" << program << " cli-reference > docs/cli.md` from the commands' own options, the "
+              << "source of --help; the test cli_reference_is_current fails when they differ. -->\n"
+              << "# Command-line reference\n\n"
+              << app.get_description() << ". Every command prints this with `--help`; exit codes and what each "
+              << "setting means are in the [README](../README.md).\n\n";
+    std::string sections;
+    for (const auto* subcommand : app.get_subcommands({})) {
+      if (subcommand->get_group().empty()) continue;
+      sections += (sections.empty() ? "" : "\n") + command_section(*subcommand, program);
+    }
+    std::cout << sections;
+    return 0;
+  };
+}
+
+}  // namespace ampbench::cli
