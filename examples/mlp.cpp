@@ -1,4 +1,4 @@
-// The smallest complete ampbench benchmark of one's own model (README "Your own model"): an MLP on
+// The smallest complete ampbench benchmark of one's own model (docs/own-model.md): an MLP on
 // random inputs, registered as "mlp". Build it against an installed ampbench and run
 // `mlp run --workloads mlp`. It states no FLOPs: ampbench counts them.
 #include <ATen/CPUGeneratorImpl.h>

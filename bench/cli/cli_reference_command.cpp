@@ -52,8 +52,9 @@ Action add_cli_reference_command(CLI::App& app) {
     std::cout << "<!-- Made by `" << program << " cli-reference > docs/cli.md` from the commands' own options, the "
               << "source of --help; the test cli_reference_is_current fails when they differ. -->\n"
               << "# Command-line reference\n\n"
-              << app.get_description() << ". Every command prints this with `--help`; exit codes and what each "
-              << "setting means are in the [README](../README.md).\n\n";
+              << app.get_description() << ". Every command prints this with `--help`; what each setting of `run` "
+              << "means is in [running.md](running.md#ampbench-run), the exit codes in "
+              << "[failures.md](failures.md#exit-codes).\n\n";
     std::string sections;
     for (const auto* subcommand : app.get_subcommands({})) {
       if (subcommand->get_group().empty()) continue;

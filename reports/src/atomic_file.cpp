@@ -151,7 +151,7 @@ void write_files_atomically(const std::vector<OutputFile>& files) {
     throw;
   }
   // Only a target replaced by a directory between the checks above and here makes a rename fail;
-  // the files renamed before it then stay new (documented in the README).
+  // the files renamed before it then stay new (documented in docs/failures.md).
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (temporaries[i].empty()) continue;
     if (::rename(temporaries[i].c_str(), targets[i].destination.c_str()) != 0) {

@@ -40,7 +40,7 @@ std::vector<std::string> environment_mismatches(const Report& base, const Report
   if (a.threads != b.threads) {
     mismatches.push_back("threads " + std::to_string(a.threads) + " vs " + std::to_string(b.threads));
   }
-  // The allocator changes the step times themselves (README "What a step time describes").
+  // The allocator changes the step times themselves (docs/running.md, "What a step time describes").
   if (base.config.allocator != current.config.allocator) {
     mismatches.push_back("allocator " + std::string(to_string(base.config.allocator)) + " vs " +
                          std::string(to_string(current.config.allocator)));

@@ -50,7 +50,7 @@ struct SummaryRow {
 // The mean of per-step counts (0 for none).
 [[nodiscard]] double mean_per_step(const std::vector<std::int64_t>& counts);
 // For reports with CUDA cells, the GPU-verification status the run recorded in its environment
-// (README "What has been verified"), as a note. Empty otherwise, and for reports without one.
+// (docs/verified.md), as a note. Empty otherwise, and for reports without one.
 [[nodiscard]] std::string gpu_verification_note(const Report& report);
 // "CPU (AVX2, 2 threads) · cuda:0 H100 · torch 2.15.0 (CUDA 13.2) · ampbench 0.1.0 (abc) · time ·
 // preset default": the header line every renderer shows.

@@ -45,7 +45,7 @@ struct PenaltyStep {
   StepOutcome outcome;
 };
 
-// One iteration of the documented example, as README.md shows it.
+// One iteration of the documented example, as docs/amp.md shows it.
 PenaltyStep gradient_penalty_step(torch::nn::Sequential& model, torch::optim::Optimizer& optimizer, GradScaler& scaler,
                                   GradNormRecorder& recorder, const torch::Tensor& inputs,
                                   const torch::Tensor& targets) {

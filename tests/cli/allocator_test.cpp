@@ -1,4 +1,4 @@
-// The allocator policy through the real binary (README "The allocator"): every policy runs, each
+// The allocator policy through the real binary (docs/running.md, "What a step time describes"): every policy runs, each
 // worker's malloc is the policy's whatever the caller's environment preloads, the report records
 // it with per-step page faults, and a policy that cannot be had is bad input.
 #include <gtest/gtest.h>

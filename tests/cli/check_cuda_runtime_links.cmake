@@ -1,4 +1,4 @@
-# The linking decision of README "Which CUDA libraries a process loads", checked on the built
+# The linking decision of docs/building.md, "Which CUDA libraries a process loads", checked on the built
 # binary: ampbench reaches the CUDA runtime only through LibTorch (the wheel's libcudart), so it
 # must not need libcudart itself; with CUDA it needs the toolkit's CUPTI.
 # Usage: cmake -DBINARY=<ampbench> -DWITH_CUDA=<ON|OFF> -P check_cuda_runtime_links.cmake

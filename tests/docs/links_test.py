@@ -47,6 +47,13 @@ def broken_links(page):
     return broken
 
 
+def unlinked_pages(front_page, manual):
+    """The manual's pages that the front page does not link to: a page nobody can find."""
+    text = FENCE.sub("", front_page.read_text())
+    linked = {(front_page.parent / target.partition("#")[0]).resolve() for target in LINK.findall(text)}
+    return sorted(page.name for page in manual if page.resolve() not in linked)
+
+
 def is_repository_path(text):
     if not text.startswith(tuple(folder + "/" for folder in TOP_FOLDERS)):
         return False
@@ -75,11 +82,17 @@ class LinksAndPathsTest(unittest.TestCase):
             with self.subTest(page=page.name):
                 self.assertEqual(missing_paths(page), [])
 
+    def test_every_page_of_the_manual_is_linked_from_the_readme(self) -> None:
+        self.assertEqual(unlinked_pages(ROOT / "README.md", pages()[1:]), [])
+
     def test_the_checks_catch_what_they_are_for(self) -> None:
         page = ROOT / "tests" / "docs" / "links_test_sample.md"
         self.assertEqual(broken_links(page), ["moved.md: no such file",
                                               "../../README.md#no-such-heading: no heading #no-such-heading in README.md"])
         self.assertEqual(missing_paths(page), ["bench/no_such_file.py"])
+        docs = ROOT / "docs"
+        self.assertEqual(unlinked_pages(page, [docs / "cli.md", docs / "performance.md", page]),
+                         ["links_test_sample.md", "performance.md"])
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ SimpleNetSize simple_net_preset(Preset preset) {
     case Preset::kSeed:
       return {10, {}, 1, 100};
     case Preset::kDefault:
-      return {32, {128, 128}, 1, 128};  // sized for the 2-minute CPU suite (README)
+      return {32, {128, 128}, 1, 128};  // sized for the 2-minute CPU suite (docs/running.md)
     case Preset::kLarge:
       return {1024, {4096, 4096}, 1, 4096};
   }

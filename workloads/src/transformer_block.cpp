@@ -31,7 +31,7 @@ TransformerSize transformer_preset(Preset preset) {
     case Preset::kSeed:
       return {256, 4, 1024, 128, 8};
     case Preset::kDefault:
-      return {128, 4, 512, 64, 4};  // sized for the 2-minute CPU suite (README)
+      return {128, 4, 512, 64, 4};  // sized for the 2-minute CPU suite (docs/running.md)
     case Preset::kLarge:
       return {1024, 16, 4096, 512, 16};
   }

@@ -1,4 +1,4 @@
-// Private: c10d's process group of a data-parallel worker (README "Several processes or machines"):
+// Private: c10d's process group of a data-parallel worker (docs/distributed.md):
 // the rendezvous TCPStore of the run, this group's key prefix in it, and the backend the device
 // needs (Gloo on the CPU, NCCL on a GPU, one GPU per rank).
 #pragma once

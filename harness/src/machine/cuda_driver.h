@@ -1,6 +1,6 @@
 // The few CUDA driver calls ampbench makes itself, through the driver LibTorch has already loaded
 // into the process (dlopen with RTLD_NOLOAD, then dlsym): ampbench links neither libcuda nor a
-// CUDA runtime of its own (README, "Which CUDA libraries"). LibTorch's own driver table
+// CUDA runtime of its own (docs/building.md, "Which CUDA libraries"). LibTorch's own driver table
 // (c10/cuda/driver_api.h) needs nvml.h, which neither toolkit 13.0 nor the wheel ships.
 #pragma once
 

@@ -10,7 +10,7 @@ namespace ampbench::harness::detail {
 namespace {
 
 // The caching allocator's statistics through c10's backend-neutral interface: no CUDA runtime
-// call of ampbench's own (README, "Which CUDA libraries a process loads").
+// call of ampbench's own (docs/building.md, "Which CUDA libraries a process loads").
 c10::CachingDeviceAllocator::DeviceStats cuda_stats(const c10::Device& device) {
   return c10::getDeviceAllocator(c10::DeviceType::CUDA)->getDeviceStats(device.index());
 }

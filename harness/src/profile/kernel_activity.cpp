@@ -1,4 +1,4 @@
-// CUPTI activity recording of kernels (toolkit CUPTI, CUDA::cupti; see README "Which CUDA
+// CUPTI activity recording of kernels (toolkit CUPTI, CUDA::cupti; see docs/building.md "Which CUDA
 // libraries"). CUPTI hands records over in buffers through C callbacks without a user pointer, on
 // a thread of its own, so the records collect in one process-wide sink under a mutex, and one
 // recording runs at a time.

@@ -20,7 +20,7 @@ using reports::RunConfig;
 using reports::SettingError;
 
 // What this version's GPU paths have been through; the run writes it into its report so a later
-// version reading the report does not restate its own status (README "What has been verified").
+// version reading the report does not restate its own status (docs/verified.md).
 constexpr const char* kGpuVerification =
     "this ampbench version's GPU paths (CUDA-event timing, CUDA memory, CUPTI tensor-core metrics) compile and are "
     "tested without a GPU but have not yet been verified on a real GPU; see README.";

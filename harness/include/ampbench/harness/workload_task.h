@@ -17,7 +17,7 @@
 
 namespace ampbench::harness {
 
-// A data-parallel worker's place in its group of ranks (README "Several processes or machines").
+// A data-parallel worker's place in its group of ranks (docs/distributed.md).
 struct RankAssignment {
   std::int64_t rank = 0;
   std::int64_t world_size = 1;

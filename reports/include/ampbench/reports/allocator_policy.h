@@ -1,4 +1,4 @@
-// Which memory allocator a run's workers use (README "The allocator"). A step's time depends on
+// Which memory allocator a run's workers use (docs/running.md). A step's time depends on
 // it: glibc's defaults hand freed activation buffers back to the kernel and page them in again on
 // the next step, so the same cell measured 60% apart with what else shared its process. The
 // policy is a setting of the run, and the report records what was in effect.
@@ -22,7 +22,7 @@ enum class AllocatorPolicy {
 struct AllocatorPolicyInfo {
   AllocatorPolicy policy;
   std::string_view name;     // in flags, config files and report.json
-  std::string_view summary;  // for --help and README
+  std::string_view summary;  // for --help and the docs
   // Preloaded policies: the shared library (its file name, looked up in the system's library
   // folders) and the Debian package that provides it. Empty for glibc's.
   std::string_view library;

@@ -37,7 +37,7 @@ struct GemmPeak {
   std::string method;            // "at::mm 1024x1024, best of 12 calls, 2 threads"
 };
 
-// The allocator the run's workers ran under, as each of them found it (README "The allocator").
+// The allocator the run's workers ran under, as each of them found it (docs/running.md).
 struct AllocatorRecord {
   std::string policy;    // the --allocator setting: "glibc", "glibc-fixed", "jemalloc", "tcmalloc"
   std::string library;   // the shared object malloc resolved to in the workers, e.g. ".../libc.so.6"

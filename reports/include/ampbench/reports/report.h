@@ -235,7 +235,7 @@ struct TimeBreakdown {
   std::vector<std::string> unaligned_matmul_ops;
 };
 
-// How a cell of several ranks kept its replicas in step (README "Several processes or machines").
+// How a cell of several ranks kept its replicas in step (docs/distributed.md).
 struct DataParallel {
   std::string backend;                                        // c10d's process group: "gloo" or "nccl"
   GradCompression grad_compression = GradCompression::kNone;  // the dtype the gradients cross in

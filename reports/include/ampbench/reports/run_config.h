@@ -52,18 +52,18 @@ struct RunConfig {
   double worker_timeout_s = 0.0;  // kill a worker after this long; 0: from the time cap
   bool cupti = true;              // ampbench's own CUPTI collection on GPUs (off under Nsight)
   bool breakdown = true;          // profile where each cell's step time goes (explain), after the timed steps
-  // Data parallel (README "Several processes or machines"): the world size. 1 is one process; N > 1
+  // Data parallel (docs/distributed.md): the world size. 1 is one process; N > 1
   // trains each cell on N ranks through c10d (and on one rank too, for the scaling efficiency).
   // Under torchrun the harness fills it from WORLD_SIZE.
   std::int64_t ranks = 1;
   GradCompression grad_compression = GradCompression::kNone;  // the dtype the gradients' all-reduce crosses in
   double rank_timeout_s = 60.0;  // c10d's timeout: rendezvous, and a collective that a dead rank stalls
-  // The malloc every worker process runs under (README "The allocator"): glibc-fixed by default,
+  // The malloc every worker process runs under (docs/running.md): glibc-fixed by default,
   // the policy whose step times did not depend on what shared the process (docs/performance.md).
   AllocatorPolicy allocator = AllocatorPolicy::kGlibcFixed;
 };
 
-// Upper bounds that keep a typo from costing hours or gigabytes (README "Failure behaviour").
+// Upper bounds that keep a typo from costing hours or gigabytes (docs/failures.md).
 inline constexpr std::int64_t kMaxStepsPerCell = 1'000'000;
 inline constexpr std::int64_t kMaxWarmupSteps = 100'000;
 inline constexpr std::int64_t kMaxRounds = 10'000;

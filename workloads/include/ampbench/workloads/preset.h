@@ -11,7 +11,7 @@ namespace ampbench::workloads {
 
 enum class Preset {
   kSeed,     // the classic AMP tutorials' sizes
-  kDefault,  // sized for the 2-minute CPU suite (README)
+  kDefault,  // sized for the 2-minute CPU suite (docs/running.md)
   kLarge,    // sized to keep a modern GPU busy
 };
 
