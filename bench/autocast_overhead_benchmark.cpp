@@ -14,7 +14,6 @@
 // Run with interleaved repetitions so that load drifting on a shared machine hits all modes alike:
 //   autocast_overhead_benchmark --benchmark_repetitions=15 --benchmark_enable_random_interleaving=true
 // and compare the medians: target ampbench/native <= 1.03.
-#include <ATen/autocast_mode.h>
 #include <benchmark/benchmark.h>
 #include <torch/nn/modules/activation.h>
 #include <torch/nn/modules/container/sequential.h>
@@ -22,6 +21,7 @@
 
 #include "ampbench/amp/autocast.h"
 #include "ampbench/amp/op_counters.h"
+#include "native_autocast.h"
 
 #include <array>
 #include <chrono>
@@ -48,24 +48,6 @@ struct StepFixture {
   }
 };
 
-// LibTorch's own autocast switched on directly, the way Python's torch.autocast does.
-class NativeAutocast {
- public:
-  NativeAutocast() {
-    at::autocast::set_autocast_enabled(kCpu, true);
-    at::autocast::set_autocast_dtype(kCpu, at::kBFloat16);
-    at::autocast::increment_nesting();
-  }
-  ~NativeAutocast() {
-    at::autocast::set_autocast_enabled(kCpu, false);
-    if (at::autocast::decrement_nesting() == 0) {
-      at::autocast::clear_cache();
-    }
-  }
-  NativeAutocast(const NativeAutocast&) = delete;
-  NativeAutocast& operator=(const NativeAutocast&) = delete;
-};
-
 enum class Mode { kAmpbench, kNative, kFp32 };
 
 // The autocast scope a mode runs under: ampbench's, LibTorch's native one, or none.
@@ -75,13 +57,13 @@ class ModeScope {
     if (mode == Mode::kAmpbench) {
       ours_.emplace(kCpu, at::kBFloat16);
     } else if (mode == Mode::kNative) {
-      native_.emplace();
+      native_.emplace(kCpu, at::kBFloat16);
     }
   }
 
  private:
   std::optional<ampbench::amp::Autocast> ours_;
-  std::optional<NativeAutocast> native_;
+  std::optional<ampbench::bench::NativeAutocast> native_;
 };
 
 void train_step(StepFixture& fixture, Mode mode) {

@@ -12,8 +12,10 @@
 //   BM_Step_Harnessed   the same step as the runner times it: a ModeSession stepped by timed_step()
 //   BM_Step_Paired      one bare and one harnessed step per iteration, in alternating order, so that
 //                       drift hits both alike. Counters, medians over the pairs: bare_step_us,
-//                       overhead_us_per_step (with its 95% CI: overhead_us_ci_low/high) and
-//                       overhead_fraction (overhead / bare step)
+//                       overhead_us_per_step (what timed_step() costs beyond the bare step, with its
+//                       95% CI: overhead_us_ci_low/high), overhead_fraction (overhead / bare step),
+//                       and recorded_excess_us (the step time the runner records, minus the bare
+//                       step: how far the harness moves the figure itself, with its CI)
 //   BM_Ledger, BM_TimerPair, BM_RoundSummary/N   the parts (N rounds summarised, with the paired
 //                       ratio against a reference)
 //   BM_AllocFree/counting:0|1/bytes:B   one allocation and free through LibTorch's CPU allocator (0)
@@ -150,6 +152,8 @@ class HarnessedStep {
         session_(task(), ampbench::harness::find_mode("fp32"), c10::Device(c10::kCPU), memory_, kDefaults.max_steps) {
     for (std::int64_t step = 0; step < kDefaults.warmup; ++step) session_.metered_step(memory_);
   }
+  // The step time the runner recorded for the last run().
+  [[nodiscard]] double last_recorded_s() const { return host_seconds_.back(); }
   void run() {
     if (session_.steps_done() >= kDefaults.max_steps) {
       session_.rewind_to(kDefaults.warmup);
@@ -217,6 +221,7 @@ void BM_Step_Paired(benchmark::State& state) {
   };
   std::vector<double> bare_s;
   std::vector<double> overhead_s;
+  std::vector<double> excess_s;
   bool bare_first = true;
   for (auto _ : state) {
     double bare_step = 0.0;
@@ -231,6 +236,7 @@ void BM_Step_Paired(benchmark::State& state) {
     bare_first = !bare_first;
     bare_s.push_back(bare_step);
     overhead_s.push_back(harnessed_step - bare_step);
+    excess_s.push_back(harnessed.last_recorded_s() - bare_step);
   }
   use_cpu_allocator(allocators.plain);
   const auto bare = ampbench::reports::summarize(bare_s);
@@ -240,6 +246,10 @@ void BM_Step_Paired(benchmark::State& state) {
   state.counters["overhead_us_ci_low"] = 1e6 * overhead.ci_low;
   state.counters["overhead_us_ci_high"] = 1e6 * overhead.ci_high;
   state.counters["overhead_fraction"] = overhead.median / bare.median;
+  const auto excess = ampbench::reports::summarize(excess_s);
+  state.counters["recorded_excess_us"] = 1e6 * excess.median;
+  state.counters["recorded_excess_us_ci_low"] = 1e6 * excess.ci_low;
+  state.counters["recorded_excess_us_ci_high"] = 1e6 * excess.ci_high;
   state.counters["threads"] = kThreads;
 }
 

@@ -5,9 +5,9 @@ each run in its slower states, they compare machine states as much as arrangemen
 round of every repetition is pooled per arrangement and cell, and only the rounds whose machine
 probe took at most MATCHED_BAND times the benchmark's usual probe time count (the usual state, as
 narrowly as the probe resolves it): per cell the median round of paired and of alone, their ratio,
-the ratio of the speedups, and a 95% percentile-bootstrap interval over rounds for each. PyTorch's
-loop enters the same way, by its steps whose Python-timed probe was within the band of its own
-usual probe time.
+the ratio of the speedups, and a 95% percentile-bootstrap interval over rounds for each. The loops
+outside ampbench (PyTorch's Python loop, the bare LibTorch loop) enter the same way, by their steps
+whose probe, timed before each step, was within the band of the loop's own usual probe time.
 """
 import statistics
 
@@ -42,11 +42,12 @@ def pooled_rounds(loaded, modes):
             for kind, cells in rounds.items()}, usual
 
 
-def pooled_python_steps(reps):
-    """{(workload, mode): [steps of PyTorch's loop in the band of its own usual probe]}, or None."""
+def pooled_loop_steps(reps, loop):
+    """{(workload, mode): [steps of the loop ("python", "bare") in the band of its own usual probe]},
+    or None when the benchmark did not run it."""
     cells = {}
     for rep in reps:
-        for key, cell in rep.get("python_samples", {}).items():
+        for key, cell in rep.get(f"{loop}_samples", {}).items():
             pairs = cells.setdefault(tuple(key.split("/")), [])
             pairs.extend(zip(cell["probe_s"], cell["step_s"]))
     if not cells:
@@ -55,9 +56,15 @@ def pooled_python_steps(reps):
     return {key: [t for p, t in pairs if p <= MATCHED_BAND * usual] for key, pairs in cells.items()}
 
 
-def matched_rows(rounds, python, workloads, modes):
-    """Per cell: rounds kept per arrangement, paired/alone step time, and the speedups' ratios, each
-    (value, low, high); with the targets as validity.py's (5% of alone, 10% of PyTorch's loop)."""
+# Per figure, how far from 1 it may be: validity.py's targets.
+TOLERANCES = {"paired_over_alone_time": 0.05, "paired_over_alone_speedup": 0.05, "paired_over_bare_time": 0.05,
+              "paired_over_bare_speedup": 0.05, "paired_over_python_speedup": 0.10}
+
+
+def matched_rows(rounds, loops, workloads, modes):
+    """Per cell: rounds kept per arrangement, paired/alone and paired/bare step time, and the
+    speedups' ratios (against alone, the bare loop and PyTorch's loop), each (value, low, high);
+    with the targets of TOLERANCES. `loops`: {"python"/"bare": pooled_loop_steps(...)}."""
     enough = lambda sample: sample is not None and len(sample) >= MINIMUM_ROUNDS
     rows, verdicts = [], []
     for workload in workloads:
@@ -70,15 +77,17 @@ def matched_rows(rounds, python, workloads, modes):
             if mode != "fp32" and all(enough(s) for s in (paired, alone, rounds["paired"].get(fp32), rounds["alone"].get(fp32))):
                 row["paired_over_alone_speedup"] = bootstrap_ratio_of_medians(
                     [rounds["paired"][fp32], alone], [paired, rounds["alone"][fp32]])
-            if mode != "fp32" and python and enough(paired) and enough(python.get(key)) and enough(python.get(fp32)) \
-                    and enough(rounds["paired"].get(fp32)):
-                row["paired_over_python_speedup"] = bootstrap_ratio_of_medians(
-                    [rounds["paired"][fp32], python[key]], [paired, python[fp32]])
+            for loop, steps in loops.items():
+                if not steps or not enough(paired) or not enough(steps.get(key)):
+                    continue
+                if loop == "bare":  # no interpreter between the steps: the step times themselves compare
+                    row["paired_over_bare_time"] = bootstrap_ratio_of_medians([paired], [steps[key]])
+                if mode != "fp32" and enough(steps.get(fp32)) and enough(rounds["paired"].get(fp32)):
+                    row[f"paired_over_{loop}_speedup"] = bootstrap_ratio_of_medians(
+                        [rounds["paired"][fp32], steps[key]], [paired, steps[fp32]])
             rows.append(row)
-            for name, tolerance in (("paired_over_alone_time", 0.05), ("paired_over_alone_speedup", 0.05),
-                                    ("paired_over_python_speedup", 0.10)):
-                if name in row:
-                    verdicts.append((row["cell"], name, abs(row[name].value - 1.0) <= tolerance))
+            verdicts.extend((row["cell"], name, abs(row[name].value - 1.0) <= tolerance)
+                            for name, tolerance in TOLERANCES.items() if name in row)
     return rows, verdicts
 
 
@@ -86,12 +95,13 @@ def print_matched(rows, usual):
     """The table (validity.py prints its targets)."""
     print(f"matched state: every repetition's rounds pooled, those whose probe took at most {MATCHED_BAND}x "
           f"{usual * 1e6:.1f} us; ratio [95% bootstrap interval over rounds]")
-    print(f"{'cell':<20} {'rounds p/a':<11} {'paired/alone time':<24} {'paired/alone speedup':<24} paired/python speedup")
+    names = tuple(TOLERANCES)
+    print(f"{'cell':<20} {'rounds p/a':<11} " + " ".join(f"{name.replace('paired_over_', 'paired/').replace('_', ' '):<24}"
+                                                         for name in names).rstrip())
     text = lambda figure: f"{figure.value:.3f} [{figure.low:.3f}, {figure.high:.3f}]" if figure else "-"
     for row in rows:
         counts = f"{row['rounds'][0]}/{row['rounds'][1]}"
-        print(f"{row['cell']:<20} {counts:<11} {text(row.get('paired_over_alone_time')):<24} "
-              f"{text(row.get('paired_over_alone_speedup')):<24} {text(row.get('paired_over_python_speedup'))}")
+        print(f"{row['cell']:<20} {counts:<11} " + " ".join(f"{text(row.get(name)):<24}" for name in names).rstrip())
 
 
 def rows_as_json(rows):

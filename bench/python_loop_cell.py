@@ -2,12 +2,13 @@
 """One mode of one workload in PyTorch's own loop (bench/side_by_side.py's replica of the tutorials'
 loop), in this process alone; bench/validity.py runs it once per cell under an allocator policy.
 
-Before every timed step, outside its timing, the machine probe's MLP step (bench/machine_state.py)
-is timed (median of 3 calls), so the steps can be judged by the machine state they ran in, as
-ampbench's rounds are. Prints one JSON object: {"step_s": [...], "probe_s": [...]}, one of each per
-timed step.
+The timed steps run in rounds of --round-steps, as ampbench's blocks: before each round, outside
+its timing, the machine probe's MLP step (bench/machine_state.py) is timed (median of 3 calls),
+then one untimed step meets what the probe left behind; so the steps can be judged by the machine
+state they ran in, as ampbench's rounds are. Prints one JSON object: {"step_s": [...],
+"probe_s": [...]}, one of each per timed step (a round's probe reading for each of its steps).
 
-Usage: python_loop_cell.py WORKLOAD MODE PRESET --steps N --warmup N --threads N
+Usage: python_loop_cell.py WORKLOAD MODE PRESET --steps N --warmup N --threads N --round-steps N
 """
 import argparse
 import json
@@ -28,6 +29,7 @@ def main():
     parser.add_argument("--steps", type=int, required=True)
     parser.add_argument("--warmup", type=int, required=True)
     parser.add_argument("--threads", type=int, required=True)
+    parser.add_argument("--round-steps", type=int, required=True)
     args = parser.parse_args()
     probe, probe_s = machine_state.mlp_probe_step(), []
 
@@ -40,8 +42,9 @@ def main():
         probe_s.append(statistics.median(times))
 
     settings = side_by_side.RunSettings(args.warmup, args.steps, args.threads, 0)
-    step_s, _ = side_by_side.run_python_cell(args.workload, args.mode, args.preset, settings, before_step=time_probe)
-    print(json.dumps({"step_s": step_s, "probe_s": probe_s}))
+    step_s, _ = side_by_side.run_python_cell(args.workload, args.mode, args.preset, settings,
+                                             between_rounds=time_probe, round_steps=args.round_steps)
+    print(json.dumps({"step_s": step_s, "probe_s": [probe_s[i // args.round_steps] for i in range(len(step_s))]}))
 
 
 if __name__ == "__main__":

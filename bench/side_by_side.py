@@ -357,9 +357,12 @@ def python_step(workload: PythonWorkload, optimizer: torch.optim.Optimizer,
 
 
 def run_python_cell(name: str, mode: str, preset: str, settings: RunSettings,
-                    before_step: Callable[[], None] | None = None) -> tuple[list[float], PythonWorkload]:
+                    between_rounds: Callable[[], None] | None = None,
+                    round_steps: int = 1) -> tuple[list[float], PythonWorkload]:
     """Trains a fresh replica for warm-up + timed steps; returns the timed steps' seconds.
-    before_step, if given, runs before every timed step, outside its timing."""
+    between_rounds, if given, runs before every round of round_steps timed steps, outside their
+    timing, and is followed by one untimed step: the one that meets what it left in the caches and
+    the thread pool, as the first step of each of ampbench's blocks is not timed either."""
     torch.set_num_threads(settings.threads)
     workload = build_workload(name, preset, settings.seed)
     optimizer = workload.make_optimizer(workload.student)
@@ -370,8 +373,9 @@ def run_python_cell(name: str, mode: str, preset: str, settings: RunSettings,
         python_step(workload, optimizer, scaler, autocast_dtype, batches[index % BATCH_POOL])
     step_times: list[float] = []
     for index in range(settings.warmup, settings.warmup + settings.steps):
-        if before_step is not None:
-            before_step()
+        if between_rounds is not None and (index - settings.warmup) % round_steps == 0:
+            between_rounds()
+            python_step(workload, optimizer, scaler, autocast_dtype, batches[index % BATCH_POOL])
         start = time.perf_counter()
         python_step(workload, optimizer, scaler, autocast_dtype, batches[index % BATCH_POOL])
         step_times.append(time.perf_counter() - start)

@@ -1,26 +1,33 @@
 #!/usr/bin/env python3
 """Are ampbench's step times and speedups the ones a mode gets on its own? (issue "Valid numbers")
 
-Per default-suite cell, under one allocator policy, three measurements of the same thing:
+Per default-suite cell, under one allocator policy, four measurements of the same thing:
   paired  the suite as users run it: every mode of a workload interleaved in the same workers;
   alone   each mode in its own `ampbench run --modes MODE` (no other mode in its workers);
+  bare    the plainest LibTorch loop (bench/bare_loop_cell.cpp: the workload's model, data and
+          optimizer, LibTorch's native autocast, GradScaler's ATen ops; nothing of ampbench's
+          timing or amp), each mode in a process of its own;
   python  PyTorch's own loop (bench/side_by_side.py's replicas of the tutorials' loop), each mode
-          in a Python process of its own, under the same policy (LD_PRELOAD or glibc's tunables
-          with the values ampbench's mallopt sets).
-The three kinds run in an order that rotates every repetition, N repetitions. Per cell and
-repetition: ampbench's step time is the report's estimate over rounds (geometric mean over
-workers), Python's the median step; speedups are FP32's step time over the mode's within the same
-kind and repetition. Printed per cell: medians over repetitions with the min-max spread of
-paired/alone (step time, speedup) and of paired/python (speedup), against the issue's targets
-(within 5% of alone, within 10% of PyTorch's loop). Writes every figure to OUT/validity.json.
+          in a Python process of its own.
+The loops outside ampbench run under the same policy (LD_PRELOAD or glibc's tunables with the
+values ampbench's mallopt sets). The kinds run in an order that rotates every repetition, N
+repetitions. Per cell and repetition: ampbench's step time is the report's estimate over rounds
+(geometric mean over workers), a loop's the median step; speedups are FP32's step time over the
+mode's within the same kind and repetition. Printed per cell: medians over repetitions with the
+min-max spread of paired/alone and paired/bare (step time, speedup) and of paired/python (speedup),
+against the targets (matched_state.TOLERANCES: within 5% of alone and of the bare loop, within 10%
+of PyTorch's loop, whose interpreter adds a fixed cost to every step). Writes every figure to
+OUT/validity.json.
 
 Printed twice: over every round (the step times a report states), and over the rounds that ran in
 the machine's usual state, the same estimator over the rounds whose probe took at most the
 slow-machine factor times the benchmark's usual probe time (its 10th percentile over every round
 of every report of the benchmark: bench/machine_state.py). The second compares paired and alone in
 the same machine state, which the first cannot when the host spends minutes in its slower state.
-PyTorch's loop times the same probe's MLP in Python before every step (bench/python_loop_cell.py)
-and keeps, by the same rule against its own usual probe time, the steps of the usual state.
+The loops time their steps in rounds, as ampbench's blocks: before each round the probe (the bare
+loop ampbench's own, PyTorch's loop the same MLP in Python: bench/python_loop_cell.py), then one
+untimed step; they keep, by the same rule against their own usual probe time, the steps of the
+usual state.
 
 A third table pools every repetition's rounds and compares paired and alone at the same machine
 state, the rounds whose probe took at most 1.1x the usual probe, with bootstrap intervals
@@ -45,17 +52,19 @@ from suite_runs import run_suite
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODES = ("fp32", "fp16", "bf16")
-KINDS = ("paired", "alone", "python")
-PYTHON_STEPS = {"simplenet": 100, "simplecnn": 20, "transformer": 20}  # timed steps per Python cell
-PYTHON_WARMUP = 3
-# glibc-fixed's thresholds as glibc's tunables, so the Python loop runs under the same policy
+KINDS = ("paired", "alone", "bare", "python")
+LOOPS = ("bare", "python")  # the kinds outside ampbench, each mode in a process of its own
+LOOP_STEPS = {"simplenet": 100, "simplecnn": 20, "transformer": 20}  # timed steps per loop cell
+LOOP_ROUNDS = 5  # the loops time their steps in rounds, a probe and an untimed step before each
+LOOP_WARMUP = 3
+# glibc-fixed's thresholds as glibc's tunables, so the loops run under the same policy
 # (harness/src/worker/worker_allocator.cpp sets them with mallopt).
 GLIBC_FIXED = {"MALLOC_MMAP_THRESHOLD_": "1073741824", "MALLOC_TRIM_THRESHOLD_": "2147483647"}
 PRELOADS = {"jemalloc": "libjemalloc.so.2", "tcmalloc": "libtcmalloc_minimal.so.4"}
 
 
 def policy_environment(policy, report):
-    """This process's environment for the Python side, with the policy's allocator and nothing else's."""
+    """This process's environment for the loops, with the policy's allocator and nothing else's."""
     env = {k: v for k, v in os.environ.items()
            if not (k.startswith("MALLOC_") or k.startswith("TCMALLOC_") or k == "LD_PRELOAD")}
     if policy == "glibc-fixed":
@@ -81,20 +90,22 @@ def kind_reports(out, rep, kind):
     return reports
 
 
-def python_usual_state(reps):
-    """Per repetition, {(workload, mode): median step of PyTorch's loop over the steps whose probe
-    took at most the factor times the usual probe of every Python step}; None without probes (a
-    benchmark from before they were kept), and the share of steps left out."""
-    if not all("python_samples" in rep for rep in reps if "python" in rep):
+def loop_usual_state(reps, loop):
+    """Per repetition, {(workload, mode): median step of the loop ("bare", "python") over the steps
+    whose probe took at most the factor times the usual probe of every step of that loop}; None
+    without probes (a benchmark from before they were kept, or without the loop), and the share of
+    steps left out."""
+    samples = f"{loop}_samples"
+    if not all(samples in rep for rep in reps if loop in rep):
         return None, None
-    cells = [cell for rep in reps for cell in rep.get("python_samples", {}).values()]
+    cells = [cell for rep in reps for cell in rep.get(samples, {}).values()]
     if not cells:
         return None, None
     usual = machine_state.usual(p for cell in cells for p in cell["probe_s"])
     figures, kept, total = [], 0, 0
     for rep in reps:
         times = {}
-        for key, cell in rep.get("python_samples", {}).items():
+        for key, cell in rep.get(samples, {}).items():
             steps = [t for t, p in zip(cell["step_s"], cell["probe_s"]) if p <= machine_state.SLOW_MACHINE_FACTOR * usual]
             kept, total = kept + len(steps), total + len(cell["step_s"])
             if len(steps) >= 2:
@@ -136,18 +147,21 @@ def usual_state_figures(loaded):
     return figures, usual, {kind: 1.0 - k / n for kind, (k, n) in kept.items() if n}
 
 
-def python_cell(workload, mode, preset, threads, env):
-    """One mode in PyTorch's loop, in a Python process of its own: {"step_s": [...], "probe_s": [...]}."""
-    command = [sys.executable, os.path.join(ROOT, "bench", "python_loop_cell.py"), workload, mode, preset,
-               "--steps", str(PYTHON_STEPS[workload]), "--warmup", str(PYTHON_WARMUP), "--threads", str(threads)]
+def loop_cell(loop, workload, mode, args, env):
+    """One mode in a loop outside ampbench, in a process of its own: {"step_s": [...], "probe_s": [...]}."""
+    program = ([os.path.join(os.path.dirname(args.binary), "bare_loop_cell")] if loop == "bare" else
+               [sys.executable, os.path.join(ROOT, "bench", "python_loop_cell.py")])
+    command = [*program, workload, mode, args.preset, "--steps", str(LOOP_STEPS[workload]),
+               "--warmup", str(LOOP_WARMUP), "--threads", str(args.threads),
+               "--round-steps", str(LOOP_STEPS[workload] // LOOP_ROUNDS)]
     done = subprocess.run(command, env=env, capture_output=True, text=True)
     if done.returncode != 0:
-        sys.exit(f"validity.py: the Python loop failed for {workload}/{mode}: {done.stderr[-1500:]}")
+        sys.exit(f"validity.py: the {loop} loop failed for {workload}/{mode}: {done.stderr[-1500:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def run_kind(kind, args, out, common, paired_report):
-    """(step times per cell, wall seconds, the paired report or None, the Python loop's samples or None)."""
+    """(step times per cell, wall seconds, the paired report or None, a loop's samples or None)."""
     if kind == "paired":
         report, wall = run_suite(args.binary, out, common)
         return ampbench_step_times(report), wall, report, None
@@ -161,7 +175,7 @@ def run_kind(kind, args, out, common, paired_report):
         env, samples = policy_environment(args.allocator, paired_report), {}
         for workload in args.workloads:
             for mode in MODES:
-                cell = python_cell(workload, mode, args.preset, args.threads, env)
+                cell = loop_cell(kind, workload, mode, args, env)
                 times[(workload, mode)] = statistics.median(cell["step_s"])
                 samples[f"{workload}/{mode}"] = cell
     return times, time.monotonic() - start, None, samples
@@ -177,39 +191,39 @@ def spread(values):
 
 
 def summarise(reps, workloads):
-    """Per cell, over repetitions: paired/alone step-time ratio, and paired speedup over alone's
-    and over Python's, each as median [min, max], with the targets."""
+    """Per cell, over repetitions: the paired step time over alone's and the bare loop's, and the
+    paired speedup over alone's, the bare loop's and Python's, each as median [min, max], with the
+    targets of matched_state.TOLERANCES. Python's step times are not compared: its interpreter
+    adds a fixed cost to every step."""
     rows, verdicts = [], []
     for workload in workloads:
         for mode in MODES:
             key = (workload, mode)
-            time_ratio = [r["paired"][key] / r["alone"][key] for r in reps if key in r["paired"] and key in r["alone"]]
-            row = {"cell": f"{workload}/{mode}", "paired_over_alone_time": time_ratio}
+            row = {"cell": f"{workload}/{mode}"}
+            for other in ("alone", "bare"):
+                row[f"paired_over_{other}_time"] = [r["paired"][key] / r[other][key] for r in reps
+                                                    if other in r and key in r["paired"] and key in r[other]]
             if mode != "fp32":
                 sp = [speedups(r["paired"]) for r in reps]
-                row["paired_over_alone_speedup"] = [s[key] / speedups(r["alone"])[key] for s, r in zip(sp, reps)
-                                                    if key in s and key in speedups(r["alone"])]
-                row["paired_over_python_speedup"] = [s[key] / speedups(r["python"])[key] for s, r in zip(sp, reps)
-                                                     if "python" in r and key in s and key in speedups(r["python"])]
+                for other in ("alone", "bare", "python"):
+                    row[f"paired_over_{other}_speedup"] = [s[key] / speedups(r[other])[key] for s, r in zip(sp, reps)
+                                                           if other in r and key in s and key in speedups(r[other])]
                 row["paired_speedup"] = [s[key] for s in sp if key in s]
             rows.append(row)
-            checks = [("paired_over_alone_time", 0.05), ("paired_over_alone_speedup", 0.05),
-                      ("paired_over_python_speedup", 0.10)]
-            for name, tolerance in checks:
-                if row.get(name):
-                    verdicts.append((row["cell"], name, abs(statistics.median(row[name]) - 1.0) <= tolerance))
+            verdicts.extend((row["cell"], name, abs(statistics.median(row[name]) - 1.0) <= tolerance)
+                            for name, tolerance in matched_state.TOLERANCES.items() if row.get(name))
     return rows, verdicts
 
 
 def print_table(title, rows, verdicts):
     """One table of per-cell figures and its targets; returns the targets missed."""
+    names = (*matched_state.TOLERANCES, "paired_speedup")
     print(title)
-    print(f"{'cell':<20} {'paired/alone time':<24} {'paired/alone speedup':<24} {'paired/python speedup':<24} "
-          "paired speedup")
+    print(f"{'cell':<20} " + " ".join(f"{name.replace('paired_over_', 'paired/').replace('_', ' '):<24}"
+                                      for name in names).rstrip())
     for row in rows:
-        cols = [spread(row[k]) if row.get(k) else "-" for k in
-                ("paired_over_alone_time", "paired_over_alone_speedup", "paired_over_python_speedup", "paired_speedup")]
-        print(f"{row['cell']:<20} {cols[0]:<24} {cols[1]:<24} {cols[2]:<24} {cols[3]}")
+        print(f"{row['cell']:<20} " + " ".join(f"{spread(row[name]) if row.get(name) else '-':<24}"
+                                               for name in names).rstrip())
     return print_targets(verdicts)
 
 
@@ -227,20 +241,20 @@ def measure(args):
     common = ["--allocator", args.allocator, "--threads", str(args.threads), "--preset", args.preset, "--device", args.device,
               "--workloads", ",".join(args.workloads), "--replicates", "3", "--numerics-steps", "0",
               "--no-breakdown"]
-    kinds = [k for k in KINDS if not (args.no_python and k == "python")]
+    kinds = [k for k in KINDS if not ((args.no_python and k == "python") or (args.no_bare and k == "bare"))]
     reps = []
     for rep in range(args.reps):
         order = kinds[rep % len(kinds):] + kinds[:rep % len(kinds)]
         figures, paired_report = {"order": order, "wall_s": {}}, None
         for kind in order:
-            if kind == "python" and paired_report is None:  # needs the policy's library as ampbench found it
+            if kind in LOOPS and paired_report is None:  # needs the policy's library as ampbench found it
                 paired_report = json.load(open(os.path.join(args.out, "rep0-paired", "report.json")))
             times, wall, report, samples = run_kind(kind, args, os.path.join(args.out, f"rep{rep}-{kind}"), common,
                                                     paired_report)
             paired_report = report or paired_report
             figures[kind], figures["wall_s"][kind] = times, wall
             if samples is not None:
-                figures["python_samples"] = samples
+                figures[f"{kind}_samples"] = samples
             print(f"rep {rep + 1}/{args.reps} {kind}: {wall:.0f} s", file=sys.stderr, flush=True)
         reps.append(figures)
     return reps
@@ -270,7 +284,8 @@ def main():
     parser.add_argument("--device", default="auto", help="passed to ampbench run; the Python loop runs on the CPU")
     parser.add_argument("--preset", default="default")
     parser.add_argument("--workloads", default="simplenet,simplecnn,transformer")
-    parser.add_argument("--no-python", action="store_true", help="paired and alone only")
+    parser.add_argument("--no-python", action="store_true", help="without PyTorch's loop (it runs on the CPU only)")
+    parser.add_argument("--no-bare", action="store_true", help="without the bare LibTorch loop (it runs on the CPU only)")
     args = parser.parse_args()
     if bool(args.out) == bool(args.from_dir):
         parser.error("give --out (measure) or --from (an earlier --out), one of them")
@@ -286,22 +301,26 @@ def main():
     loaded = [{kind: kind_reports(args.out, rep, kind) for kind in ("paired", "alone")} for rep in range(len(reps))]
     usual, usual_probe, left_out = usual_state_figures(loaded)
     usual_reps = [{**rep, "paired": u["paired"], "alone": u["alone"]} for rep, u in zip(reps, usual)]
-    python_usual, python_left_out = python_usual_state(reps)
-    if python_usual is not None:
-        usual_reps = [{**rep, "python": p} for rep, p in zip(usual_reps, python_usual)]
-        left_out["python"] = python_left_out
-    python_note = ("" if not any("python" in rep for rep in reps) else
-                   f", python {python_left_out:.0%} of steps" if python_usual is not None else
-                   "; PyTorch's loop: every step, no probe was kept")
+    loop_notes = ""
+    for loop in LOOPS:
+        if not any(loop in rep for rep in reps):
+            continue
+        loop_usual, loop_left_out = loop_usual_state(reps, loop)
+        if loop_usual is None:
+            loop_notes += f"; {loop} loop: every step, no probe was kept"
+            continue
+        usual_reps = [{**rep, loop: figures} for rep, figures in zip(usual_reps, loop_usual)]
+        left_out[loop] = loop_left_out
+        loop_notes += f", {loop} {loop_left_out:.0%} of steps"
     usual_rows, usual_verdicts = summarise(usual_reps, args.workloads)
     print()
     usual_missed = print_table(
         f"usual state: rounds whose probe took at most {machine_state.SLOW_MACHINE_FACTOR}x {usual_probe * 1e6:.1f} us "
-        f"(left out: paired {left_out['paired']:.0%}, alone {left_out['alone']:.0%} of rounds{python_note})",
+        f"(left out: paired {left_out['paired']:.0%}, alone {left_out['alone']:.0%} of rounds{loop_notes})",
         usual_rows, usual_verdicts)
     matched_rounds, matched_usual = matched_state.pooled_rounds(loaded, MODES)
     matched_rows, matched_verdicts = matched_state.matched_rows(
-        matched_rounds, matched_state.pooled_python_steps(reps), args.workloads, MODES)
+        matched_rounds, {loop: matched_state.pooled_loop_steps(reps, loop) for loop in LOOPS}, args.workloads, MODES)
     print()
     matched_state.print_matched(matched_rows, matched_usual)
     matched_missed = print_targets(matched_verdicts)
@@ -311,7 +330,7 @@ def main():
                 "targets": [{"cell": c, "figure": n, "met": ok} for c, n, ok in verdicts],
                 "usual_state": {"usual_probe_s": usual_probe, "factor": machine_state.SLOW_MACHINE_FACTOR,
                                 "left_out": left_out,
-                                "reps": as_json([{k: v for k, v in rep.items() if k != "python_samples"} for rep in usual_reps]), "rows": usual_rows,
+                                "reps": as_json([{k: v for k, v in rep.items() if not k.endswith("_samples")} for rep in usual_reps]), "rows": usual_rows,
                                 "targets": [{"cell": c, "figure": n, "met": ok} for c, n, ok in usual_verdicts]},
                 "matched_state": {"usual_probe_s": matched_usual, "band": matched_state.MATCHED_BAND,
                                   "rows": matched_state.rows_as_json(matched_rows),

@@ -11,6 +11,7 @@
 #include "ampbench/amp/autocast.h"
 #include "ampbench/amp/op_counters.h"
 #include "ampbench/amp/op_policy.h"
+#include "native_autocast.h"
 
 #include <ATen/autocast_mode.h>
 #include <gtest/gtest.h>
@@ -498,28 +499,6 @@ Tensors cast_by_hand(const Tensors& inputs, CastPolicy policy, torch::ScalarType
   return cast;
 }
 
-// LibTorch's native autocast, switched on directly (the test must not go through ampbench).
-class NativeAutocast {
- public:
-  explicit NativeAutocast(torch::ScalarType dtype) : previous_dtype_(at::autocast::get_autocast_dtype(kCpu)) {
-    at::autocast::set_autocast_enabled(kCpu, true);
-    at::autocast::set_autocast_dtype(kCpu, dtype);
-    at::autocast::increment_nesting();
-  }
-  ~NativeAutocast() {
-    at::autocast::set_autocast_enabled(kCpu, false);
-    at::autocast::set_autocast_dtype(kCpu, previous_dtype_);
-    if (at::autocast::decrement_nesting() == 0) {
-      at::autocast::clear_cache();
-    }
-  }
-  NativeAutocast(const NativeAutocast&) = delete;
-  NativeAutocast& operator=(const NativeAutocast&) = delete;
-
- private:
-  torch::ScalarType previous_dtype_;
-};
-
 // The op's output, or nullopt with the error when the op rejects these inputs.
 struct Outcome {
   std::optional<torch::Tensor> output;
@@ -562,7 +541,7 @@ void check_conformance(const OpCase& op_case, torch::ScalarType low) {
   ampbench::amp::release_autocast_kernels();
   Outcome native;
   {
-    const NativeAutocast scope(low);
+    const ampbench::bench::NativeAutocast scope(kCpu, low);  // not through ampbench
     native = run(op_case, inputs);
   }
   const Outcome control = run(op_case, cast_by_hand(inputs, *policy, low));

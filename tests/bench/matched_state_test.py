@@ -42,7 +42,7 @@ class MatchedStateTest(unittest.TestCase):
         self.assertEqual(usual, USUAL_PROBE)
         self.assertEqual(rounds["paired"][("w", "fp32")], [0.010] * 8)
         self.assertEqual(rounds["alone"][("w", "fp32")], [0.010] * 16)  # not the bf16 run's fp32 cell
-        rows, verdicts = matched_state.matched_rows(rounds, None, ["w"], MODES)
+        rows, verdicts = matched_state.matched_rows(rounds, {"python": None, "bare": None}, ["w"], MODES)
         self.assertEqual(rows[0]["rounds"], [8, 16])
         self.assertAlmostEqual(rows[0]["paired_over_alone_time"].value, 1.0)
         self.assertAlmostEqual(rows[1]["paired_over_alone_speedup"].value, 1.0)
@@ -53,16 +53,35 @@ class MatchedStateTest(unittest.TestCase):
         rounds = {"paired": {("w", "fp32"): [0.011] * 10, ("w", "bf16"): [0.005] * 10},
                   "alone": {("w", "fp32"): [0.010] * 10, ("w", "bf16"): [0.005] * 10}}
         python = {("w", "fp32"): [0.0125] * 10, ("w", "bf16"): [0.006] * 10}
-        rows, verdicts = matched_state.matched_rows(rounds, python, ["w"], MODES)
+        rows, verdicts = matched_state.matched_rows(rounds, {"python": python}, ["w"], MODES)
         self.assertAlmostEqual(rows[0]["paired_over_alone_time"].value, 1.1)
         self.assertAlmostEqual(rows[1]["paired_over_alone_speedup"].value, 1.1)
         self.assertAlmostEqual(rows[1]["paired_over_python_speedup"].value, 2.2 / 2.5 * 1.2)
         # fp32's time; bf16's time (the same), its speedup over alone's, over Python's (within 10%).
         self.assertEqual([ok for *_, ok in verdicts], [False, True, False, True])
 
+    def test_the_bare_loop_compares_step_times_and_speedups(self) -> None:
+        rounds = {"paired": {("w", "fp32"): [0.010] * 10, ("w", "bf16"): [0.005] * 10},
+                  "alone": {("w", "fp32"): [0.010] * 10, ("w", "bf16"): [0.005] * 10}}
+        bare = {("w", "fp32"): [0.0101] * 10, ("w", "bf16"): [0.0056] * 10}
+        rows, verdicts = matched_state.matched_rows(rounds, {"bare": bare}, ["w"], MODES)
+        self.assertAlmostEqual(rows[0]["paired_over_bare_time"].value, 0.010 / 0.0101)
+        self.assertAlmostEqual(rows[1]["paired_over_bare_time"].value, 0.005 / 0.0056)
+        self.assertAlmostEqual(rows[1]["paired_over_bare_speedup"].value, 2.0 / (0.0101 / 0.0056))
+        self.assertNotIn("paired_over_python_speedup", rows[1])
+        # fp32: alone time, bare time; bf16: alone time and speedup, bare time (0.89) and speedup (1.11).
+        self.assertEqual([(cell, name, ok) for cell, name, ok in verdicts if not ok],
+                         [("w/bf16", "paired_over_bare_time", False), ("w/bf16", "paired_over_bare_speedup", False)])
+
+    def test_pooled_loop_steps_keep_the_loops_usual_state(self) -> None:
+        samples = {"w/fp32": {"step_s": [0.01, 0.02, 0.01], "probe_s": [1e-3, 2e-3, 1.05e-3]}}
+        reps = [{"bare_samples": samples}, {"bare_samples": samples}]
+        self.assertEqual(matched_state.pooled_loop_steps(reps, "bare"), {("w", "fp32"): [0.01] * 4})
+        self.assertIsNone(matched_state.pooled_loop_steps(reps, "python"))
+
     def test_too_few_rounds_give_no_figure(self) -> None:
         rounds = {"paired": {("w", "fp32"): [0.01] * 4}, "alone": {("w", "fp32"): [0.01] * 10}}
-        rows, verdicts = matched_state.matched_rows(rounds, None, ["w"], ("fp32",))
+        rows, verdicts = matched_state.matched_rows(rounds, {}, ["w"], ("fp32",))
         self.assertNotIn("paired_over_alone_time", rows[0])
         self.assertEqual(verdicts, [])
 

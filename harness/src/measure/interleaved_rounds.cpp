@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <optional>
 
 #include "ampbench/reports/stats.h"
@@ -75,7 +76,7 @@ void timed_step(ModeSession& session, TensorMemoryProbe& memory, StepTimer& time
   // The fault counters and the ledger are read outside the timed interval.
   const auto before = process_page_faults();
   session.memory().begin(memory);
-  timer.time([&] { session.step(); }, host_seconds);
+  session.step([&](const std::function<void()>& step) { timer.time(step, host_seconds); });
   session.memory().end(memory);
   const auto after = process_page_faults();
   faults.minor.push_back(after.minor - before.minor);

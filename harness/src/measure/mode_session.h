@@ -3,9 +3,11 @@
 // everything it allocates. The rounds call step() on several sessions in turn.
 #pragma once
 
+#include <ampbench/amp/grad_norm_recorder.h>
 #include <ampbench/amp/grad_scaler.h>
 #include <torch/torch.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -30,10 +32,13 @@ class ModeSession {
               std::int64_t step_capacity, c10::intrusive_ptr<c10d::ProcessGroup> group = {});
   ~ModeSession();
 
-  // One training step on the next batch (the same sequence for every mode), its loss copied into
-  // the preallocated buffer without a host sync. Sets the mode's float32 precision first, since
-  // modes of one process take turns.
-  void step();
+  // One training step on the next batch (the same sequence for every mode), then what is kept of
+  // it: its loss copied into the preallocated buffer and the unscaled global gradient norm
+  // recorded, on the device (no host sync). Sets the mode's float32 precision first, since modes of
+  // one process take turns. `timed` runs the step itself and nothing else, so a timer wrapped
+  // around it (timed_step) leaves the recording out of the step time.
+  void step(const std::function<void(const std::function<void()>&)>& timed);
+  void step();  // the same, run directly
   // step() inside this mode's memory ledger: what every warm-up and timed step of the runner is.
   void metered_step(TensorMemoryProbe& memory);
 

@@ -56,8 +56,7 @@ reports::NumericsRun train(const PassPlan& plan, const Mode& mode, bool reversed
   auto optimizer = workload->make_optimizer();
   std::optional<amp::GradScaler> scaler;
   if (mode.grad_scaler) scaler.emplace(plan.device.type());
-  const detail::TrainingStep step{*workload, *optimizer, scaler ? &*scaler : nullptr,
-                                  nullptr,   mode,       plan.device.type()};
+  const detail::TrainingStep step{*workload, *optimizer, scaler ? &*scaler : nullptr, mode, plan.device.type()};
   std::vector<workloads::Batch> held_out;
   for (std::int64_t j = 0; j < kNumericsEvalBatches; ++j)
     held_out.push_back(workload->make_batch(kFirstHeldOutBatch + j));

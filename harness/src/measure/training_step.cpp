@@ -33,7 +33,6 @@ torch::Tensor TrainingStep::run(const workloads::Batch& batch, bool inject_overf
       if (sync != nullptr) sync->before_backward(loss);
       loss.backward();
     }
-    if (grad_norms != nullptr) grad_norms->record(optimizer);
     PhaseRange range(StepPhase::kOptimizerStep);
     optimizer.step();
     return loss.detach();
@@ -48,7 +47,6 @@ torch::Tensor TrainingStep::run(const workloads::Batch& batch, bool inject_overf
     PhaseRange range(StepPhase::kUnscale);
     scaler->unscale_(optimizer);
   }
-  if (grad_norms != nullptr) grad_norms->record(optimizer, *scaler);
   {
     PhaseRange range(StepPhase::kOptimizerStep);
     (void)scaler->step(optimizer);  // skipped steps are read from the scaler's telemetry

@@ -3,7 +3,6 @@
 // the optimizer step.
 #pragma once
 
-#include <ampbench/amp/grad_norm_recorder.h>
 #include <ampbench/amp/grad_scaler.h>
 #include <torch/optim/optimizer.h>
 
@@ -18,15 +17,15 @@ struct TrainingStep {
   workloads::Workload& workload;
   torch::optim::Optimizer& optimizer;
   amp::GradScaler* scaler;  // null when the mode has none
-  // The unscaled global gradient norm of every step, on the device (no host sync); null: none.
-  amp::GradNormRecorder* grad_norms;
   const Mode& mode;
   c10::DeviceType device_type;
   // Data parallel: arms the gradients' all-reduce before each backward; null in one process.
   GradientSync* sync = nullptr;
 
-  // Runs one step and returns the detached loss, still on the device (no host sync here).
-  // inject_overflow multiplies the loss by +inf first, forcing non-finite gradients.
+  // Runs one step and returns the detached loss, still on the device (no host sync here). With a
+  // scaler the gradients are unscaled in place before the optimizer step, so after it they hold the
+  // unscaled gradients until the next step's zero_grad. inject_overflow multiplies the loss by +inf
+  // first, forcing non-finite gradients.
   [[nodiscard]] torch::Tensor run(const workloads::Batch& batch, bool inject_overflow) const;
 };
 
