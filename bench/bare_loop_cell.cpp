@@ -10,7 +10,7 @@
 // steady clock, in rounds of --round-steps as ampbench's blocks: before each round, outside its
 // timing, the machine probe's step (ampbench's, so its readings compare with the runs' rounds) is
 // timed 3 times and the median kept, then one untimed step meets what the probe left behind (a
-// bf16 step right after the probe was measured 18% slower). The model, its data and its optimizer
+// SimpleNet bf16 step right after the probe read 1.38x). The model, its data and its optimizer
 // are the workload's (the registry's factory), so only the loop differs.
 //
 // Usage: bare_loop_cell WORKLOAD MODE PRESET --steps N --warmup N --threads N --round-steps N
