@@ -61,6 +61,11 @@ TOLERANCES = {"paired_over_alone_time": 0.05, "paired_over_alone_speedup": 0.05,
               "paired_over_bare_speedup": 0.05, "paired_over_python_speedup": 0.10}
 
 
+def figure_title(name):
+    """A figure's column title in the tables: "paired_over_alone_time" -> "paired/alone time"."""
+    return name.replace("paired_over_", "paired/").replace("_", " ")
+
+
 def matched_rows(rounds, loops, workloads, modes):
     """Per cell: rounds kept per arrangement, paired/alone and paired/bare step time, and the
     speedups' ratios (against alone, the bare loop and PyTorch's loop), each (value, low, high);
@@ -96,8 +101,7 @@ def print_matched(rows, usual):
     print(f"matched state: every repetition's rounds pooled, those whose probe took at most {MATCHED_BAND}x "
           f"{usual * 1e6:.1f} us; ratio [95% bootstrap interval over rounds]")
     names = tuple(TOLERANCES)
-    print(f"{'cell':<20} {'rounds p/a':<11} " + " ".join(f"{name.replace('paired_over_', 'paired/').replace('_', ' '):<24}"
-                                                         for name in names).rstrip())
+    print(f"{'cell':<20} {'rounds p/a':<11} " + " ".join(f"{figure_title(name):<24}" for name in names).rstrip())
     text = lambda figure: f"{figure.value:.3f} [{figure.low:.3f}, {figure.high:.3f}]" if figure else "-"
     for row in rows:
         counts = f"{row['rounds'][0]}/{row['rounds'][1]}"
