@@ -8,7 +8,7 @@ then one untimed step meets what the probe left behind; so the steps can be judg
 state they ran in, as ampbench's rounds are. Prints one JSON object: {"step_s": [...],
 "probe_s": [...]}, one of each per timed step (a round's probe reading for each of its steps).
 
-Usage: python_loop_cell.py WORKLOAD MODE PRESET --steps N --warmup N --threads N --round-steps N
+Usage: python_loop_cell.py WORKLOAD MODE PRESET --steps N --warmup N --threads N --round-steps N [--device D]
 """
 import argparse
 import json
@@ -30,6 +30,7 @@ def main():
     parser.add_argument("--warmup", type=int, required=True)
     parser.add_argument("--threads", type=int, required=True)
     parser.add_argument("--round-steps", type=int, required=True)
+    parser.add_argument("--device", default="cpu", help="where the model trains (cpu, cuda, cuda:N); the probe stays on the CPU")
     args = parser.parse_args()
     probe, probe_s = machine_state.mlp_probe_step(), []
 
@@ -43,7 +44,8 @@ def main():
 
     settings = side_by_side.RunSettings(args.warmup, args.steps, args.threads, 0)
     step_s, _ = side_by_side.run_python_cell(args.workload, args.mode, args.preset, settings,
-                                             between_rounds=time_probe, round_steps=args.round_steps)
+                                             between_rounds=time_probe, round_steps=args.round_steps,
+                                             device=args.device)
     print(json.dumps({"step_s": step_s, "probe_s": [probe_s[i // args.round_steps] for i in range(len(step_s))]}))
 
 

@@ -339,10 +339,11 @@ class SideResult:
 def python_step(workload: PythonWorkload, optimizer: torch.optim.Optimizer,
                 scaler: torch.amp.GradScaler | None, autocast_dtype: torch.dtype | None,
                 batch: tuple[torch.Tensor, torch.Tensor]) -> float:
-    """One step of the tutorials' loop; returns the loss read with .item(), as they do."""
+    """One step of the tutorials' loop; returns the loss read with .item(), as they do (on a GPU
+    that read waits for the step, so a step's time is its time to completion)."""
     inputs, targets = batch
     optimizer.zero_grad()
-    scope = (torch.autocast(device_type="cpu", dtype=autocast_dtype) if autocast_dtype is not None
+    scope = (torch.autocast(device_type=inputs.device.type, dtype=autocast_dtype) if autocast_dtype is not None
              else contextlib.nullcontext())
     with scope:
         loss = workload.loss(workload.student(inputs), targets)
@@ -358,17 +359,23 @@ def python_step(workload: PythonWorkload, optimizer: torch.optim.Optimizer,
 
 def run_python_cell(name: str, mode: str, preset: str, settings: RunSettings,
                     between_rounds: Callable[[], None] | None = None,
-                    round_steps: int = 1) -> tuple[list[float], PythonWorkload]:
+                    round_steps: int = 1, device: str = "cpu") -> tuple[list[float], PythonWorkload]:
     """Trains a fresh replica for warm-up + timed steps; returns the timed steps' seconds.
     between_rounds, if given, runs before every round of round_steps timed steps, outside their
     timing, and is followed by one untimed step: the one that meets what it left in the caches and
-    the thread pool, as the first step of each of ampbench's blocks is not timed either."""
+    the thread pool, as the first step of each of ampbench's blocks is not timed either. On a
+    `device` other than the CPU the models and the batches move there (made on the CPU, as the
+    same seeds give the same batches everywhere), and float32 matmuls stay in float32 (no TF32)."""
     torch.set_num_threads(settings.threads)
     workload = build_workload(name, preset, settings.seed)
-    optimizer = workload.make_optimizer(workload.student)
-    scaler = torch.amp.GradScaler("cpu") if mode == "fp16" else None
-    autocast_dtype = AUTOCAST_DTYPES.get(mode)
     batches = [workload.make_batch(index, settings.seed) for index in range(BATCH_POOL)]
+    workload.student.to(device)
+    batches = [(inputs.to(device), targets.to(device)) for inputs, targets in batches]
+    if device != "cpu":
+        torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = False
+    optimizer = workload.make_optimizer(workload.student)
+    scaler = torch.amp.GradScaler(torch.device(device).type) if mode == "fp16" else None
+    autocast_dtype = AUTOCAST_DTYPES.get(mode)
     for index in range(settings.warmup):
         python_step(workload, optimizer, scaler, autocast_dtype, batches[index % BATCH_POOL])
     step_times: list[float] = []

@@ -154,6 +154,8 @@ def loop_cell(loop, workload, mode, args, env):
     command = [*program, workload, mode, args.preset, "--steps", str(LOOP_STEPS[workload]),
                "--warmup", str(LOOP_WARMUP), "--threads", str(args.threads),
                "--round-steps", str(LOOP_STEPS[workload] // LOOP_ROUNDS)]
+    if loop == "python" and args.device.startswith("cuda"):
+        command += ["--device", args.device]
     done = subprocess.run(command, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"validity.py: the {loop} loop failed for {workload}/{mode}: {done.stderr[-1500:]}")
@@ -239,7 +241,7 @@ def measure(args):
     os.makedirs(args.out, exist_ok=True)
     common = ["--allocator", args.allocator, "--threads", str(args.threads), "--preset", args.preset, "--device", args.device,
               "--workloads", ",".join(args.workloads), "--replicates", "3", "--numerics-steps", "0",
-              "--no-breakdown"]
+              "--no-breakdown"] + (["--time-cap", args.time_cap] if args.time_cap else [])
     kinds = [k for k in KINDS if not ((args.no_python and k == "python") or (args.no_bare and k == "bare"))]
     reps = []
     for rep in range(args.reps):
@@ -280,10 +282,12 @@ def main():
     parser.add_argument("--from", dest="from_dir", help="an earlier --out: its figures again, nothing run")
     parser.add_argument("--binary", default=os.path.join(ROOT, "build/default/bench/ampbench"))
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--device", default="auto", help="passed to ampbench run; the loops outside ampbench run on the CPU")
+    parser.add_argument("--device", default="auto", help="passed to ampbench run; PyTorch's loop trains on it when it "
+                        "names a GPU (cuda, cuda:N), else on the CPU; the bare LibTorch loop runs on the CPU only")
     parser.add_argument("--preset", default="default")
+    parser.add_argument("--time-cap", help="passed to ampbench run (seconds per mode); its own default when absent")
     parser.add_argument("--workloads", default="simplenet,simplecnn,transformer")
-    parser.add_argument("--no-python", action="store_true", help="without PyTorch's loop (it runs on the CPU only)")
+    parser.add_argument("--no-python", action="store_true", help="without PyTorch's loop")
     parser.add_argument("--no-bare", action="store_true", help="without the bare LibTorch loop (it runs on the CPU only)")
     args = parser.parse_args()
     if bool(args.out) == bool(args.from_dir):
