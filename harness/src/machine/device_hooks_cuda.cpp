@@ -12,6 +12,7 @@
 
 #include "machine/device_hooks.h"
 #include "machine/device_selection.h"
+#include "measure/tensor_memory.h"
 
 namespace ampbench::harness::detail {
 
@@ -32,16 +33,16 @@ std::optional<DeviceMemory> start_device_memory(const c10::Device& requested) {
   if (!requested.is_cuda()) return std::nullopt;
   const c10::Device device = resolve_device(requested);
   const c10::DeviceGuard guard(device);
-  auto* allocator = c10::getDeviceAllocator(c10::DeviceType::CUDA);
-  allocator->emptyCache();
-  allocator->resetPeakStats(device.index());
-  const auto [free_bytes, total_bytes] = allocator->getMemoryInfo(device.index());
+  auto& allocator = cuda_caching_allocator();
+  allocator.emptyCache();
+  allocator.resetPeakStats(device.index());
+  const auto [free_bytes, total_bytes] = allocator.getMemoryInfo(device.index());
   return DeviceMemory{0, 0, static_cast<std::int64_t>(total_bytes), static_cast<std::int64_t>(free_bytes)};
 }
 
 std::optional<DeviceMemory> read_device_memory(const c10::Device& device) {
   if (!device.is_cuda()) return std::nullopt;
-  const auto stats = c10::getDeviceAllocator(c10::DeviceType::CUDA)->getDeviceStats(resolve_device(device).index());
+  const auto stats = cuda_caching_allocator().getDeviceStats(resolve_device(device).index());
   constexpr auto kAll = static_cast<size_t>(c10::CachingAllocator::StatType::AGGREGATE);
   DeviceMemory memory;
   memory.peak_allocated_bytes = stats.allocated_bytes[kAll].peak;
@@ -50,7 +51,7 @@ std::optional<DeviceMemory> read_device_memory(const c10::Device& device) {
 }
 
 void release_cached_memory(const c10::Device& device) {
-  if (device.is_cuda()) c10::getDeviceAllocator(c10::DeviceType::CUDA)->emptyCache();
+  if (device.is_cuda()) cuda_caching_allocator().emptyCache();
 }
 
 void require_device(const c10::Device& device) {

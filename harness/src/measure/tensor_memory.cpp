@@ -1,6 +1,6 @@
 #include "measure/tensor_memory.h"
 
-#include <c10/core/CachingDeviceAllocator.h>
+#include <ATen/Context.h>
 
 #include <algorithm>
 
@@ -12,12 +12,17 @@ namespace {
 // The caching allocator's statistics through c10's backend-neutral interface: no CUDA runtime
 // call of ampbench's own (docs/building.md, "Which CUDA libraries a process loads").
 c10::CachingDeviceAllocator::DeviceStats cuda_stats(const c10::Device& device) {
-  return c10::getDeviceAllocator(c10::DeviceType::CUDA)->getDeviceStats(device.index());
+  return cuda_caching_allocator().getDeviceStats(device.index());
 }
 
 constexpr auto kAll = static_cast<std::size_t>(c10::CachingAllocator::StatType::AGGREGATE);
 
 }  // namespace
+
+c10::DeviceAllocator& cuda_caching_allocator() {
+  at::globalContext().lazyInitDevice(c10::DeviceType::CUDA);  // once per process (call_once inside)
+  return *c10::getDeviceAllocator(c10::DeviceType::CUDA);
+}
 
 TensorMemoryProbe::TensorMemoryProbe(c10::Device device) : device_(device) {
   if (device_.is_cpu()) (void)CpuTensorMemoryMeter::install();
@@ -37,7 +42,7 @@ void TensorMemoryProbe::reset_peak() {
   if (device_.is_cpu()) {
     CpuTensorMemoryMeter::install().reset_peak();
   } else {
-    c10::getDeviceAllocator(c10::DeviceType::CUDA)->resetPeakStats(device_.index());
+    cuda_caching_allocator().resetPeakStats(device_.index());
   }
 }
 

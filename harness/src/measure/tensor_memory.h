@@ -3,11 +3,18 @@
 // that gives each mode its own peak while the modes of a workload share one process.
 #pragma once
 
+#include <c10/core/CachingDeviceAllocator.h>
 #include <c10/core/Device.h>
 
 #include <cstdint>
 
 namespace ampbench::harness::detail {
+
+// LibTorch's CUDA caching allocator, with CUDA initialised first: until something has initialised
+// CUDA in this process (Python's torch.cuda calls _lazy_init() for the same reason), the allocator
+// knows no device, and its statistics, peak resets and cache release all throw "Invalid device
+// argument" (seen on an H200 with torch 2.11: every cell failed before its first tensor).
+[[nodiscard]] c10::DeviceAllocator& cuda_caching_allocator();
 
 class TensorMemoryProbe {
  public:
