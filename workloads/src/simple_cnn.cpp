@@ -76,7 +76,8 @@ class SimpleCnn final : public Workload {
     student_ = build_seeded(options.seed, Stream::kStudent, [&] { return SimpleCnnNet(size_); });
     student_->to(options.device);
     templates_ = at::randn({size_.classes, 3, size_.image, size_.image}, generator_for(options.seed, Stream::kTeacher),
-                           torch::kFloat32);
+                           torch::kFloat32)
+                     .to(options.device);
   }
 
   std::string name() const override { return "simplecnn"; }
@@ -100,13 +101,14 @@ class SimpleCnn final : public Workload {
   }
 
   Batch make_batch(std::int64_t index) override {
+    // The labels are a few hundred draws, made on the CPU; the images are drawn on the device.
     auto labels = generator_for(options_.seed, Stream::kLabels, index);
     const auto classes = at::randint(size_.classes, {size_.batch}, labels, torch::kLong);
-    auto input = data_normal(options_.seed, index, {size_.batch, 3, size_.image, size_.image});
-    input.add_(templates_.index_select(0, classes), kTemplateAmplitude);
     const auto relabel = at::rand({size_.batch}, labels) < kLabelNoise;
     const auto target = at::where(relabel, at::randint(size_.classes, {size_.batch}, labels, torch::kLong), classes);
-    return {input.to(options_.device), target.to(options_.device)};
+    auto input = data_normal(options_.seed, index, {size_.batch, 3, size_.image, size_.image}, options_.device);
+    input.add_(templates_.index_select(0, classes.to(options_.device)), kTemplateAmplitude);
+    return {std::move(input), target.to(options_.device)};
   }
 
   std::optional<double> flops_per_step() const override {

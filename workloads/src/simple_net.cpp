@@ -77,7 +77,7 @@ class SimpleNet final : public Workload {
   }
 
   Batch make_batch(std::int64_t index) override {
-    auto input = data_normal(options_.seed, index, {size_.batch, size_.inputs}).to(options_.device);
+    auto input = data_normal(options_.seed, index, {size_.batch, size_.inputs}, options_.device);
     torch::NoGradGuard no_grad;
     auto target = teacher_->forward(input);
     return {std::move(input), std::move(target)};

@@ -1,6 +1,7 @@
 #include "synthetic_data.h"
 
 #include <ATen/CPUGeneratorImpl.h>
+#include <ATen/Context.h>
 #include <torch/nn/module.h>
 #include <torch/torch.h>
 
@@ -26,8 +27,18 @@ at::Generator generator_for(std::uint64_t seed, Stream stream, std::int64_t inde
   return at::make_generator<at::CPUGeneratorImpl>(mix(seed, stream, index));
 }
 
-torch::Tensor data_normal(std::uint64_t seed, std::int64_t index, at::IntArrayRef shape) {
-  return at::randn(shape, generator_for(seed, Stream::kData, index), torch::kFloat32);
+torch::Tensor data_normal(std::uint64_t seed, std::int64_t index, at::IntArrayRef shape, const c10::Device& device) {
+  if (device.is_cpu()) return at::randn(shape, generator_for(seed, Stream::kData, index), torch::kFloat32);
+  // A private copy of the device's default generator (so no global state moves), reseeded: on
+  // CUDA, setting the seed also rewinds the Philox offset, so the draw depends on the seed alone.
+  auto defaults = at::globalContext().defaultGenerator(device);
+  at::Generator generator;
+  {
+    std::lock_guard<std::mutex> lock(defaults.mutex());
+    generator = defaults.clone();
+  }
+  generator.set_current_seed(mix(seed, Stream::kData, index));
+  return at::randn(shape, generator, torch::TensorOptions().dtype(torch::kFloat32).device(device));
 }
 
 void seed_global_generator(std::uint64_t seed, Stream stream) {

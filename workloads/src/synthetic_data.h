@@ -16,8 +16,13 @@ enum class Stream : std::uint64_t { kStudent = 1, kTeacher = 2, kData = 3, kLabe
 
 [[nodiscard]] at::Generator generator_for(std::uint64_t seed, Stream stream, std::int64_t index = 0);
 
-// Standard-normal tensor on the CPU, drawn from generator_for(seed, kData, index).
-[[nodiscard]] torch::Tensor data_normal(std::uint64_t seed, std::int64_t index, at::IntArrayRef shape);
+// Standard-normal tensor on `device`, drawn there: on the CPU from generator_for(seed, kData, index),
+// elsewhere from that device's own generator seeded with the same number. Drawing on a GPU matters:
+// a large preset's batch is millions of values, which the CPU takes tens of milliseconds to draw,
+// and the numerics pass draws a fresh batch every step (on an H200 it took 77 s for SimpleNet).
+// The same seed gives the same batches on every run of one device type, not across device types.
+[[nodiscard]] torch::Tensor data_normal(std::uint64_t seed, std::int64_t index, at::IntArrayRef shape,
+                                        const c10::Device& device);
 
 void seed_global_generator(std::uint64_t seed, Stream stream);
 [[nodiscard]] at::Generator save_global_generator();

@@ -107,7 +107,7 @@ class TransformerBlock final : public Workload {
   }
 
   Batch make_batch(std::int64_t index) override {
-    auto input = data_normal(options_.seed, index, {size_.batch, size_.sequence, size_.d_model}).to(options_.device);
+    auto input = data_normal(options_.seed, index, {size_.batch, size_.sequence, size_.d_model}, options_.device);
     torch::NoGradGuard no_grad;
     auto target = teacher_->forward(input);
     return {std::move(input), std::move(target)};

@@ -22,8 +22,9 @@ using reports::SettingError;
 // What this version's GPU paths have been through; the run writes it into its report so a later
 // version reading the report does not restate its own status (docs/verified.md).
 constexpr const char* kGpuVerification =
-    "this ampbench version's GPU paths (CUDA-event timing, CUDA memory, CUPTI tensor-core metrics) compile and are "
-    "tested without a GPU but have not yet been verified on a real GPU; see README.";
+    "this ampbench version's GPU paths are verified on one GPU only in part: CUDA-event timing, CUDA memory and "
+    "CUPTI tensor-core metrics of one cell ran on an NVIDIA H200; a whole suite, NCCL and the test suite have not "
+    "yet run there; see docs/verified.md.";
 
 bool has_gpu(const reports::Environment& environment) {
   return std::any_of(environment.devices.begin(), environment.devices.end(),
