@@ -30,6 +30,9 @@ for step in "unpack dependencies" configure build "ampbench env" suite "data par
   "cupti metrics"; do
   grep -q "^$step  *ok " "$work/out/summary.txt" || fail "step '$step' did not pass"
 done
+packed=$(tar -tzf "$work/out.tgz") || fail "the kit did not pack its results into out.tgz"
+grep -qx './summary.txt' <<<"$packed" || fail "out.tgz does not hold the summary"
+! grep -q '^\./build/' <<<"$packed" || fail "out.tgz holds the build tree"
 grep -q "^nlohmann_json_DIR:PATH=$work/out/deps/" "$work/out/build/CMakeCache.txt" ||
   fail "nlohmann_json was not taken from the kit's private prefix"
 "$python" -c 'import json, sys; assert json.load(open(sys.argv[1]))["torch_version"]' "$work/out/env.json" ||
