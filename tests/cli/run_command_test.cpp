@@ -179,7 +179,8 @@ TEST_F(RunCommand, AWorkloadThatFailsInItsFirstWorkerIsNotRetriedAndKeepsItsPlac
   const auto report = ampbench::reports::read_report(out() / "report.json");
   ASSERT_EQ(report.cells.size(), 2u);
   EXPECT_EQ(report.cells[0].workload, "simplenet");
-  EXPECT_EQ(report.cells[0].status, CellStatus::kOk) << report.cells[0].error;
+  // ASSERT: a failed cell has no rounds to read (on an H200 this test crashed there, not failed).
+  ASSERT_EQ(report.cells[0].status, CellStatus::kOk) << report.cells[0].error;
   EXPECT_EQ(report.cells[0].rounds->round_replicate.back(), 1);
   EXPECT_EQ(report.cells[1].workload, "transformer");
   EXPECT_EQ(report.cells[1].status, CellStatus::kFailed);
