@@ -241,7 +241,7 @@ def measure(args):
     os.makedirs(args.out, exist_ok=True)
     common = ["--allocator", args.allocator, "--threads", str(args.threads), "--preset", args.preset, "--device", args.device,
               "--workloads", ",".join(args.workloads), "--replicates", "3", "--numerics-steps", "0",
-              "--no-breakdown"] + (["--time-cap", args.time_cap] if args.time_cap else [])
+              "--no-breakdown"] + (["--time-cap", str(args.time_cap)] if args.time_cap else [])
     kinds = [k for k in KINDS if not ((args.no_python and k == "python") or (args.no_bare and k == "bare"))]
     reps = []
     for rep in range(args.reps):
@@ -285,7 +285,7 @@ def main():
     parser.add_argument("--device", default="auto", help="passed to ampbench run; PyTorch's loop trains on it when it "
                         "names a GPU (cuda, cuda:N), else on the CPU; the bare LibTorch loop runs on the CPU only")
     parser.add_argument("--preset", default="default")
-    parser.add_argument("--time-cap", help="passed to ampbench run (seconds per mode); its own default when absent")
+    parser.add_argument("--time-cap", type=float, help="passed to ampbench run (seconds per mode); its own default when absent")
     parser.add_argument("--workloads", default="simplenet,simplecnn,transformer")
     parser.add_argument("--no-python", action="store_true", help="without PyTorch's loop")
     parser.add_argument("--no-bare", action="store_true", help="without the bare LibTorch loop (it runs on the CPU only)")

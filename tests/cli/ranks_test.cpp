@@ -86,9 +86,12 @@ std::vector<double> one_process_losses(const std::string& workload, std::uint64_
 // On the CPU by name: these are Gloo's tests, and on a machine with one GPU "auto" would pick it and
 // refuse two ranks (one GPU per rank), as the GPU kit's first run of the suite on an H200 showed.
 std::vector<std::string> run_flags(const std::string& out, const std::string& workloads, const std::string& modes) {
-  return {AMPBENCH_CLI,     "run",    "--workloads", workloads, "--modes",    modes, "--replicates",     "1",
-          "--steps",        "8",      "--warmup",    "2",       "--time-cap", "2",   "--numerics-steps", "0",
-          "--no-breakdown", "--seed", "5",           "--device", "cpu",  "--out", out};
+  std::vector<std::string> flags{
+      AMPBENCH_CLI,     "run",    "--workloads", workloads, "--modes",    modes, "--replicates",     "1",
+      "--steps",        "8",      "--warmup",    "2",       "--time-cap", "2",   "--numerics-steps", "0",
+      "--no-breakdown", "--seed", "5",           "--out",   out};
+  flags.insert(flags.end(), {"--device", "cpu"});
+  return flags;
 }
 
 // One run for the measurement checks (each TEST is a process of its own, and the run takes a while).
