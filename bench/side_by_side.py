@@ -368,9 +368,9 @@ def run_python_cell(name: str, mode: str, preset: str, settings: RunSettings,
     same seeds give the same batches everywhere), and float32 matmuls stay in float32 (no TF32)."""
     torch.set_num_threads(settings.threads)
     workload = build_workload(name, preset, settings.seed)
-    batches = [workload.make_batch(index, settings.seed) for index in range(BATCH_POOL)]
+    batches = [tuple(tensor.to(device) for tensor in workload.make_batch(index, settings.seed))
+               for index in range(BATCH_POOL)]
     workload.student.to(device)
-    batches = [(inputs.to(device), targets.to(device)) for inputs, targets in batches]
     if device != "cpu":
         torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = False
     optimizer = workload.make_optimizer(workload.student)

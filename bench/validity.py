@@ -147,15 +147,19 @@ def usual_state_figures(loaded):
     return figures, usual, {kind: 1.0 - k / n for kind, (k, n) in kept.items() if n}
 
 
-def loop_cell(loop, workload, mode, args, env):
-    """One mode in a loop outside ampbench, in a process of its own: {"step_s": [...], "probe_s": [...]}."""
+def loop_cell(loop, workload, mode, args, env, device):
+    """One mode in a loop outside ampbench, in a process of its own, on the device ampbench's paired
+    run resolved (--device auto included): {"step_s": [...], "probe_s": [...]}."""
+    if loop == "bare" and device != "cpu":
+        sys.exit(f"validity.py: the bare LibTorch loop runs on the CPU only, and ampbench ran on {device}: "
+                 "give --no-bare")
     program = ([os.path.join(os.path.dirname(args.binary), "bare_loop_cell")] if loop == "bare" else
                [sys.executable, os.path.join(ROOT, "bench", "python_loop_cell.py")])
     command = [*program, workload, mode, args.preset, "--steps", str(LOOP_STEPS[workload]),
                "--warmup", str(LOOP_WARMUP), "--threads", str(args.threads),
                "--round-steps", str(LOOP_STEPS[workload] // LOOP_ROUNDS)]
-    if loop == "python" and args.device.startswith("cuda"):
-        command += ["--device", args.device]
+    if loop == "python":
+        command += ["--device", device]
     done = subprocess.run(command, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"validity.py: the {loop} loop failed for {workload}/{mode}: {done.stderr[-1500:]}")
@@ -177,7 +181,7 @@ def run_kind(kind, args, out, common, paired_report):
         env, samples = policy_environment(args.allocator, paired_report), {}
         for workload in args.workloads:
             for mode in MODES:
-                cell = loop_cell(kind, workload, mode, args, env)
+                cell = loop_cell(kind, workload, mode, args, env, paired_report["config"]["device"])
                 times[(workload, mode)] = statistics.median(cell["step_s"])
                 samples[f"{workload}/{mode}"] = cell
     return times, time.monotonic() - start, None, samples
@@ -241,7 +245,7 @@ def measure(args):
     os.makedirs(args.out, exist_ok=True)
     common = ["--allocator", args.allocator, "--threads", str(args.threads), "--preset", args.preset, "--device", args.device,
               "--workloads", ",".join(args.workloads), "--replicates", "3", "--numerics-steps", "0",
-              "--no-breakdown"] + (["--time-cap", str(args.time_cap)] if args.time_cap else [])
+              "--no-breakdown"] + (["--time-cap", str(args.time_cap)] if args.time_cap is not None else [])
     kinds = [k for k in KINDS if not ((args.no_python and k == "python") or (args.no_bare and k == "bare"))]
     reps = []
     for rep in range(args.reps):
@@ -282,8 +286,8 @@ def main():
     parser.add_argument("--from", dest="from_dir", help="an earlier --out: its figures again, nothing run")
     parser.add_argument("--binary", default=os.path.join(ROOT, "build/default/bench/ampbench"))
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--device", default="auto", help="passed to ampbench run; PyTorch's loop trains on it when it "
-                        "names a GPU (cuda, cuda:N), else on the CPU; the bare LibTorch loop runs on the CPU only")
+    parser.add_argument("--device", default="auto", help="passed to ampbench run; PyTorch's loop trains on the device "
+                        "that run resolved; the bare LibTorch loop runs on the CPU only (give --no-bare on a GPU)")
     parser.add_argument("--preset", default="default")
     parser.add_argument("--time-cap", type=float, help="passed to ampbench run (seconds per mode); its own default when absent")
     parser.add_argument("--workloads", default="simplenet,simplecnn,transformer")
