@@ -13,7 +13,7 @@ install(TARGETS ampbench_amp EXPORT ampbenchTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT ampbenchTargets NAMESPACE ampbench:: DESTINATION ${AMPBENCH_INSTALL_CMAKEDIR})
 
-set(ampbench_main_targets ampbench_reports ampbench_workloads ampbench_kernel_classifier ampbench_harness
+set(ampbench_main_targets ampbench_reports ampbench_history ampbench_workloads ampbench_kernel_classifier ampbench_harness
     ampbench_report_commands ampbench_cli ampbench_main)
 if(AMPBENCH_WITH_CUDA)
   list(APPEND ampbench_main_targets ampbench_kernel_activity ampbench_cupti)
@@ -21,7 +21,7 @@ endif()
 install(TARGETS ${ampbench_main_targets} EXPORT ampbenchMainTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT ampbenchMainTargets NAMESPACE ampbench:: DESTINATION ${AMPBENCH_INSTALL_CMAKEDIR})
-foreach(library amp reports workloads harness)
+foreach(library amp reports history workloads harness)
   install(DIRECTORY ${library}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()
 

@@ -15,6 +15,7 @@ using Action = std::function<int()>;
 [[nodiscard]] Action add_compare_command(CLI::App& app);
 [[nodiscard]] Action add_check_command(CLI::App& app);
 [[nodiscard]] Action add_explain_command(CLI::App& app);
+[[nodiscard]] Action add_history_command(CLI::App& app);
 [[nodiscard]] Action add_run_command(CLI::App& app);
 [[nodiscard]] Action add_list_command(CLI::App& app);
 [[nodiscard]] Action add_cell_worker_command(CLI::App& app);

@@ -24,7 +24,7 @@ int bad_usage(const std::string& message) {
   // One line for the error, one for the usage: nothing else on stderr.
   std::string line = message.substr(0, message.find('\n'));
   std::cerr << program_name << ": error: " << line << "\n"
-            << "usage: " << program_name << " <env|run|list|report|compare|check|explain> [options]; see '"
+            << "usage: " << program_name << " <env|run|list|report|compare|check|explain|history> [options]; see '"
             << program_name << " --help'\n";
   return ampbench::cli::kExitBadInput;
 }
@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
   add(cli::add_compare_command(app));
   add(cli::add_check_command(app));
   add(cli::add_explain_command(app));
+  add(cli::add_history_command(app));
   add(cli::add_env_command(app));
   add(cli::add_cell_worker_command(app));
   add(cli::add_cli_reference_command(app));

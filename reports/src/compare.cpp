@@ -8,14 +8,6 @@
 namespace ampbench::reports {
 namespace {
 
-std::vector<double> per_probe(const Rounds& rounds) {
-  std::vector<double> normalised;
-  for (std::size_t round = 0; round < rounds.step_time_s.size(); ++round) {
-    normalised.push_back(rounds.step_time_s[round] / rounds.probe_s[round]);
-  }
-  return normalised;
-}
-
 void compare_rounds_of(const CellResult& base, const CellResult& current, CellComparison& result) {
   if (!base.rounds || !current.rounds) return;
   const auto& b = *base.rounds;
@@ -29,7 +21,8 @@ void compare_rounds_of(const CellResult& base, const CellResult& current, CellCo
     return;
   }
   result.probe_rounds = compare_rounds(b.probe_s, c.probe_s, b.round_replicate, c.round_replicate);
-  result.normalised_rounds = compare_rounds(per_probe(b), per_probe(c), b.round_replicate, c.round_replicate);
+  result.normalised_rounds =
+      compare_rounds(per_probe_step_times(b), per_probe_step_times(c), b.round_replicate, c.round_replicate);
 }
 
 void compare_times(const CellResult& base, const CellResult& current, CellComparison& result) {

@@ -124,4 +124,19 @@ RoundComparison compare_rounds(const std::vector<double>& base_rounds, const std
   return result;
 }
 
+std::vector<double> per_probe_step_times(const Rounds& rounds) {
+  if (rounds.probe_s.size() != rounds.step_time_s.size()) {
+    throw std::invalid_argument("per_probe_step_times: a probe time is needed for every round");
+  }
+  std::vector<double> normalised;
+  for (std::size_t round = 0; round < rounds.step_time_s.size(); ++round) {
+    normalised.push_back(rounds.step_time_s[round] / rounds.probe_s[round]);
+  }
+  return normalised;
+}
+
+double student_t_p_value(double t, double degrees_of_freedom) {
+  return detail::student_t_two_sided_p(t, degrees_of_freedom);
+}
+
 }  // namespace ampbench::reports

@@ -136,4 +136,12 @@ struct UTestResult {
 };
 [[nodiscard]] UTestResult mann_whitney_u(const std::vector<double>& x, const std::vector<double>& y);
 
+// Each round's step time over the same round's machine probe (Rounds::step_time_s / probe_s): the
+// step time with the machine's drift divided out, which check and the history judge. Throws
+// std::invalid_argument when the rounds have no probe time for every step time.
+[[nodiscard]] std::vector<double> per_probe_step_times(const Rounds& rounds);
+
+// P(|T| >= |t|) for Student's t with `degrees_of_freedom` (> 0): a t statistic's two-sided p value.
+[[nodiscard]] double student_t_p_value(double t, double degrees_of_freedom);
+
 }  // namespace ampbench::reports

@@ -1,0 +1,281 @@
+// `ampbench history add|show|export|import`: every run kept in a database (SQLite, --db or
+// $AMPBENCH_HISTORY_DB), compared only within its testbed, with the change points found in each
+// cell's series. A report or database that cannot be used is an error naming it, exit 2, and
+// nothing stored.
+#include <fstream>
+#include <iomanip>
+#include <memory>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "ampbench/history/history_store.h"
+#include "commands.h"
+#include "exit_codes.h"
+#include "report_inputs.h"
+
+namespace ampbench::cli {
+namespace {
+
+struct HistoryFlags {
+  std::string db;
+  // add
+  std::vector<std::string> reports;
+  std::string commit;
+  std::string branch;
+  std::string testbed;
+  // show
+  std::string cell;
+  std::vector<std::string> figures;
+  std::string format = "text";
+  // export, import
+  std::string out;
+  std::string in;
+};
+
+std::string database(const HistoryFlags& flags) {
+  return flags.db.empty() ? history::default_history_path() : flags.db;
+}
+
+std::string percent(double fraction) {
+  std::ostringstream text;
+  text << std::showpos << std::fixed << std::setprecision(1) << fraction * 100.0 << "%";
+  return text.str();
+}
+
+std::string figure_value(history::Figure figure, double value) {
+  std::ostringstream text;
+  if (figure == history::Figure::kStepTime) {
+    text << std::setprecision(4) << value * 1e3 << " ms";
+  } else if (figure == history::Figure::kPeakTensorBytes) {
+    text << std::fixed << std::setprecision(1) << value / (1024.0 * 1024.0) << " MiB";
+  } else {
+    text << std::setprecision(4) << value;
+  }
+  return text.str();
+}
+
+std::string describe_change(history::Figure figure, const history::ChangePoint& change) {
+  std::ostringstream text;
+  text << (history::change_scale(figure) == history::ChangeScale::kRelative ? percent(change.magnitude)
+                                                                            : figure_value(figure, change.magnitude))
+       << " (" << figure_value(figure, change.before) << " -> " << figure_value(figure, change.after) << ", p "
+       << std::setprecision(2) << change.p_value << ")";
+  return text.str();
+}
+
+int add(const HistoryFlags& flags) {
+  // Every report is read before anything is stored: a bad one stores nothing.
+  std::vector<reports::Report> runs;
+  for (const auto& path : flags.reports) runs.push_back(load_report_input(path, "history add"));
+  history::HistoryStore store(database(flags), history::HistoryStore::Access::kWrite);
+  std::string out;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const history::RunMetadata metadata{flags.commit, flags.branch, flags.testbed,
+                                        std::filesystem::path(flags.reports[i]).filename().string()};
+    const auto added = store.add(runs[i], history::report_digest(runs[i]), metadata);
+    if (added.duplicate) {
+      out += flags.reports[i] + ": already stored as run " + std::to_string(added.run_id) + "; not added again\n";
+      continue;
+    }
+    out += flags.reports[i] + ": run " + std::to_string(added.run_id) + " of testbed " + added.testbed.name + ", " +
+           std::to_string(added.cells) + " cells\n";
+    for (const auto& change : added.change_points) {
+      out += "  change point: " + change.cell + " " + std::string(history::to_string(change.figure)) + " " +
+             describe_change(change.figure, change.change) + " from run " + std::to_string(change.run_id) + "\n";
+    }
+  }
+  print_to_stdout(out);
+  return kExitSuccess;
+}
+
+std::vector<history::Figure> figures_of(const HistoryFlags& flags) {
+  if (flags.figures.empty()) {
+    return {history::Figure::kStepTimePerProbe, history::Figure::kSpeedup, history::Figure::kPeakTensorBytes};
+  }
+  std::vector<history::Figure> out;
+  for (const auto& name : flags.figures) {
+    const auto figure = history::figure_named(name);
+    if (!figure) throw UsageError("--figure: unknown figure '" + name + "'");
+    out.push_back(*figure);
+  }
+  return out;
+}
+
+nlohmann::json show_json(const history::HistoryStore& store, const std::vector<history::TestbedRow>& testbeds,
+                         const HistoryFlags& flags) {
+  nlohmann::json out = {{"schema", "ampbench.history-show/1"}, {"testbeds", nlohmann::json::array()}};
+  for (const auto& row : testbeds) {
+    nlohmann::json testbed = {{"name", row.testbed.name},
+                              {"fingerprint", row.testbed.fingerprint},
+                              {"runs", row.runs},
+                              {"facts", nlohmann::json::object()},
+                              {"series", nlohmann::json::array()}};
+    for (const auto& [fact, value] : row.testbed.facts) testbed["facts"][fact] = value;
+    for (const auto& cell : store.cells(row.id)) {
+      if (!flags.cell.empty() && cell != flags.cell) continue;
+      for (const auto figure : figures_of(flags)) {
+        const auto entries = store.series(row.id, cell, figure);
+        if (entries.empty()) continue;
+        nlohmann::json series = {{"cell", cell},
+                                 {"figure", history::to_string(figure)},
+                                 {"runs", nlohmann::json::array()},
+                                 {"change_points", nlohmann::json::array()}};
+        for (const auto& entry : entries) {
+          series["runs"].push_back({{"run", entry.run_id},
+                                    {"commit", entry.commit},
+                                    {"branch", entry.branch},
+                                    {"started_utc", entry.started_utc},
+                                    {"value", entry.value.value},
+                                    {"ci_low", entry.value.ci_low},
+                                    {"ci_high", entry.value.ci_high}});
+        }
+        for (const auto& change : store.change_points(row.id, cell, figure)) {
+          series["change_points"].push_back({{"run", change.run_id},
+                                             {"previous_run", change.previous_run},
+                                             {"found_at_run", change.found_at_run},
+                                             {"magnitude", change.change.magnitude},
+                                             {"p_value", change.change.p_value},
+                                             {"before", change.change.before},
+                                             {"after", change.change.after}});
+        }
+        testbed["series"].push_back(std::move(series));
+      }
+    }
+    out["testbeds"].push_back(std::move(testbed));
+  }
+  return out;
+}
+
+std::string commit_of(const std::vector<history::SeriesEntry>& entries, std::int64_t run) {
+  for (const auto& entry : entries) {
+    if (entry.run_id == run) return entry.commit.empty() ? "run " + std::to_string(run) : entry.commit;
+  }
+  return "run " + std::to_string(run);
+}
+
+std::string show_text(const history::HistoryStore& store, const std::vector<history::TestbedRow>& testbeds,
+                      const HistoryFlags& flags) {
+  std::ostringstream out;
+  for (const auto& row : testbeds) {
+    out << "testbed " << row.testbed.name << " (fingerprint " << row.testbed.fingerprint << ", " << row.runs
+        << " runs)\n";
+    for (const auto& [fact, value] : row.testbed.facts) out << "  " << fact << ": " << value << "\n";
+    for (const auto& cell : store.cells(row.id)) {
+      if (!flags.cell.empty() && cell != flags.cell) continue;
+      for (const auto figure : figures_of(flags)) {
+        const auto entries = store.series(row.id, cell, figure);
+        if (entries.empty()) continue;
+        const auto& last = entries.back().value;
+        out << cell << " " << history::to_string(figure) << ": " << entries.size() << " runs, last "
+            << figure_value(figure, last.value) << " [" << figure_value(figure, last.ci_low) << ", "
+            << figure_value(figure, last.ci_high) << "]\n";
+        for (const auto& change : store.change_points(row.id, cell, figure)) {
+          out << "  change point at run " << change.run_id << ": " << describe_change(figure, change.change)
+              << "; commits " << commit_of(entries, change.previous_run) << ".." << commit_of(entries, change.run_id)
+              << "\n";
+        }
+      }
+    }
+  }
+  return out.str();
+}
+
+int show(const HistoryFlags& flags) {
+  if (flags.format != "text" && flags.format != "json") {
+    throw UsageError("--format: expected 'text' or 'json', got '" + flags.format + "'");
+  }
+  figures_of(flags);  // an unknown --figure is refused before the database is opened
+  const history::HistoryStore store(database(flags), history::HistoryStore::Access::kRead);
+  auto testbeds = store.testbeds();
+  if (!flags.testbed.empty()) {
+    const auto row = store.testbed_named(flags.testbed);
+    if (!row) throw UsageError("--testbed: no testbed '" + flags.testbed + "' in " + database(flags));
+    testbeds = {*row};
+  }
+  print_to_stdout(flags.format == "json" ? show_json(store, testbeds, flags).dump(2) + "\n"
+                                         : show_text(store, testbeds, flags));
+  return kExitSuccess;
+}
+
+int export_runs(const HistoryFlags& flags) {
+  const history::HistoryStore store(database(flags), history::HistoryStore::Access::kRead);
+  const auto text = store.export_jsonl();
+  if (flags.out.empty() || flags.out == "-") {
+    print_to_stdout(text);
+  } else {
+    write_output_file(flags.out, text, "--out");
+  }
+  return kExitSuccess;
+}
+
+int import_runs(const HistoryFlags& flags) {
+  std::ifstream in(flags.in, std::ios::binary);
+  if (!in) throw UsageError(flags.in + ": cannot read");
+  std::ostringstream text;
+  text << in.rdbuf();
+  history::HistoryStore store(database(flags), history::HistoryStore::Access::kWrite);
+  const auto added = store.import_jsonl(text.str(), flags.in);
+  print_to_stdout(flags.in + ": " + std::to_string(added) + " runs added\n");
+  return kExitSuccess;
+}
+
+int with_history_errors_as_usage_errors(const std::function<int()>& body) {
+  return with_input_errors_as_usage_errors([&body] {
+    try {
+      return body();
+    } catch (const history::HistoryError& error) {
+      throw UsageError(error.what());
+    }
+  });
+}
+
+void add_db_option(CLI::App& command, HistoryFlags& flags) {
+  command.add_option("--db", flags.db,
+                     "The history database (SQLite file; default $AMPBENCH_HISTORY_DB, else "
+                     "ampbench-history.sqlite)");
+}
+
+}  // namespace
+
+Action add_history_command(CLI::App& app) {
+  auto* history = app.add_subcommand("history", "Keep runs in a database and find change points over them");
+  history->require_subcommand(1);
+  auto flags = std::make_shared<HistoryFlags>();
+
+  auto* add_command = history->add_subcommand("add", "Store runs (report.json files) in the history");
+  add_command->add_option("reports", flags->reports, "report.json files written by 'ampbench run'")->required();
+  add_db_option(*add_command, *flags);
+  add_command->add_option("--commit", flags->commit, "The commit measured (default: the report's git revision)");
+  add_command->add_option("--branch", flags->branch, "The branch measured");
+  add_command->add_option("--testbed", flags->testbed,
+                          "Store under this testbed name instead of the one its facts give");
+
+  auto* show_command = history->add_subcommand("show", "Print each cell's series, change points and testbeds");
+  add_db_option(*show_command, *flags);
+  show_command->add_option("--testbed", flags->testbed, "Only this testbed");
+  show_command->add_option("--cell", flags->cell, "Only this cell (workload/mode/device/preset)");
+  show_command->add_option("--figure", flags->figures,
+                           "Only these figures: step_time_per_probe, step_time_s, speedup, peak_tensor_bytes, "
+                           "divergence_ratio (default: the first, speedup and peak_tensor_bytes)");
+  show_command->add_option("--format", flags->format, "text or json");
+
+  auto* export_command = history->add_subcommand("export", "Write every run as JSON lines (what import reads)");
+  add_db_option(*export_command, *flags);
+  export_command->add_option("--out", flags->out, "Write to FILE instead of stdout");
+
+  auto* import_command = history->add_subcommand("import", "Add the runs of an exported JSON-lines file");
+  import_command->add_option("file", flags->in, "A file written by 'history export'")->required();
+  add_db_option(*import_command, *flags);
+
+  return [flags, add_command, show_command, export_command] {
+    return with_history_errors_as_usage_errors([&] {
+      if (add_command->parsed()) return add(*flags);
+      if (show_command->parsed()) return show(*flags);
+      if (export_command->parsed()) return export_runs(*flags);
+      return import_runs(*flags);
+    });
+  };
+}
+
+}  // namespace ampbench::cli

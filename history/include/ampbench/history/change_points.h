@@ -1,0 +1,61 @@
+// Change points in a series of runs: E-Divisive (Matteson & James, 2014) to place them, split and
+// merged as Apache Otava (formerly Hunter; Fleming et al., ICPE 2023) does, with a Welch t test to
+// decide whether each is real. Written here from the papers.
+//
+// Split: in a segment, the split point is the one maximising the energy statistic (alpha = 1)
+//   Q(tau) = m n / (m + n) * (2/(m n) sum|x_i - y_j| - 1/C(m,2) sum|x_i - x_k| - 1/C(n,2) sum|y_j - y_k|)
+// over the m points before tau (x) and the n from tau on (y), each side at least kMinSegment runs.
+// It is a change point when the two sides' means differ by a Welch t test with p < alpha and by
+// at least min_magnitude; the sides are then split in turn. Merge: while some change point,
+// tested against the segments between its neighbours, is no longer significant or large enough,
+// the weakest such one is removed.
+//
+// A run's own interval enters the test: each side's variance is at least the mean of its runs'
+// own variances (from their 95% intervals), so runs that are individually uncertain cannot make a
+// change "significant" by happening to agree with each other.
+//
+// Values are compared on logs for relative figures (a change is a ratio) and as they are for
+// absolute ones. Incremental use: find_change_points(series, from) only looks at the runs from
+// `from` on (the segment after the last change point already found): adding a run never moves a
+// change point found before it.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "ampbench/history/run_figures.h"
+
+namespace ampbench::history {
+
+inline constexpr std::size_t kMinSegment = 4;
+
+struct ChangePointOptions {
+  double alpha = 0.001;         // Otava's default p threshold
+  double min_magnitude = 0.05;  // relative (5%) or absolute, as the figure's scale
+  ChangeScale scale = ChangeScale::kRelative;
+};
+
+struct SeriesPoint {
+  double value = 0.0;
+  double ci_low = 0.0;
+  double ci_high = 0.0;
+};
+
+struct ChangePoint {
+  std::size_t index = 0;   // the first point after the change
+  double magnitude = 0.0;  // after / before - 1 of the geometric means (relative), or after - before
+  double p_value = 1.0;
+  double before = 0.0;  // the segments' means either side (geometric for relative figures)
+  double after = 0.0;
+};
+
+// Throws std::invalid_argument for a relative series with a value that is not finite and positive,
+// or an absolute one with a value that is not finite, or options out of range.
+[[nodiscard]] std::vector<ChangePoint> find_change_points(const std::vector<SeriesPoint>& series,
+                                                          const ChangePointOptions& options, std::size_t from = 0);
+
+// The test applied to one candidate: the points [begin, split) against [split, end).
+[[nodiscard]] ChangePoint test_split(const std::vector<SeriesPoint>& series, std::size_t begin, std::size_t split,
+                                     std::size_t end, ChangeScale scale);
+
+}  // namespace ampbench::history

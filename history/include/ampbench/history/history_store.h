@@ -1,0 +1,115 @@
+// The history: every run added to it, by testbed, with its figures per cell and the change points
+// found in each series. SQLite (a file; WAL, so readers never block the writer; each add is one
+// transaction, so two CI jobs adding at once queue and a failed add stores nothing). The schema has
+// a version and migrations; a database of a newer schema, or one that is not ampbench's, is refused
+// before anything in it changes.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ampbench/history/change_points.h"
+#include "ampbench/history/run_figures.h"
+#include "ampbench/history/testbed.h"
+#include "ampbench/reports/report.h"
+
+namespace ampbench::history {
+
+// Bad input or an unusable database: one line naming the file (the CLI exits 2 on it).
+class HistoryError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+inline constexpr int kSchemaVersion = 1;
+inline constexpr int kBusyTimeoutMs = 10000;  // how long an add waits for another writer
+// Change points are looked for over at most this many runs after the last one found: a segment's
+// energy statistic costs its length squared, and a change older than this was found when it was new.
+inline constexpr std::size_t kChangePointWindow = 200;
+
+struct RunMetadata {
+  std::string commit;   // --commit, else the report's git revision
+  std::string branch;   // --branch; may be empty
+  std::string testbed;  // --testbed; empty: the fingerprint's default name
+  std::string source;   // the report's file name, for people
+};
+
+struct NewChangePoint {
+  std::string cell;
+  Figure figure = Figure::kStepTime;
+  std::int64_t run_id = 0;  // the first run after the change
+  ChangePoint change;
+};
+
+struct AddedRun {
+  std::int64_t run_id = 0;
+  Testbed testbed;
+  std::size_t cells = 0;
+  std::vector<NewChangePoint> change_points;  // found because of this run
+  bool duplicate = false;                     // the same report was stored before: nothing added
+};
+
+struct TestbedRow {
+  std::int64_t id = 0;
+  Testbed testbed;
+  std::int64_t runs = 0;
+};
+
+struct SeriesEntry {
+  std::int64_t run_id = 0;
+  std::string commit;
+  std::string branch;
+  std::string started_utc;
+  FigureValue value;
+};
+
+struct StoredChangePoint {
+  std::int64_t run_id = 0;        // the first run after the change
+  std::int64_t previous_run = 0;  // the last run before it: the commit range is (previous, run]
+  std::int64_t found_at_run = 0;  // the run whose addition found it
+  ChangePoint change;
+};
+
+class HistoryStore {
+ public:
+  enum class Access { kRead, kWrite };
+  // Opens the SQLite database at `path`; kWrite creates it (and its schema) when absent, migrates
+  // an older schema, and refuses a newer one; kRead refuses a file that does not exist.
+  HistoryStore(const std::string& path, Access access);
+  HistoryStore(HistoryStore&&) noexcept;
+  HistoryStore& operator=(HistoryStore&&) noexcept;
+  ~HistoryStore();
+
+  // Stores the run in one transaction and looks for new change points in every series it extends.
+  // `digest` identifies the report's content: the same report twice is stored once.
+  AddedRun add(const reports::Report& report, const std::string& digest, const RunMetadata& metadata);
+
+  [[nodiscard]] std::vector<TestbedRow> testbeds() const;
+  [[nodiscard]] std::optional<TestbedRow> testbed_named(const std::string& name) const;
+  [[nodiscard]] std::vector<std::string> cells(std::int64_t testbed_id) const;
+  [[nodiscard]] std::vector<SeriesEntry> series(std::int64_t testbed_id, const std::string& cell, Figure figure) const;
+  [[nodiscard]] std::vector<StoredChangePoint> change_points(std::int64_t testbed_id, const std::string& cell,
+                                                             Figure figure) const;
+
+  // One JSON object per run, oldest first ("ampbench.history-run/1"): what import reads back.
+  [[nodiscard]] std::string export_jsonl() const;
+  // Adds the exported runs in order, skipping those already stored; returns how many were added.
+  // The whole file is one transaction: a bad line (named by its number) stores nothing.
+  std::size_t import_jsonl(const std::string& text, const std::string& source_name);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// What identifies a report's content in the store (HistoryStore::add's digest): a hash of its JSON.
+[[nodiscard]] std::string report_digest(const reports::Report& report);
+
+// The default database file: $AMPBENCH_HISTORY_DB, else "ampbench-history.sqlite".
+[[nodiscard]] std::string default_history_path();
+
+}  // namespace ampbench::history

@@ -1,0 +1,26 @@
+// A testbed: the machine and software whose runs may be compared with each other. Its fingerprint
+// hashes stable facts only (never a clock reading, never the hostname alone): two CI runners of
+// the same kind share a testbed, and a runner whose driver or torch changed starts a new one.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ampbench/reports/report.h"
+
+namespace ampbench::history {
+
+struct Testbed {
+  std::string name;         // "cpu-AMD-EPYC-4f2a9c01b7" by default, or --testbed NAME
+  std::string fingerprint;  // 16 hex digits: FNV-1a 64 of the facts below, in order
+  // The facts, in a fixed order, as (name, value): cpu_model, cpu_flags, cpu_capability, gpus (model
+  // and compute capability of every GPU a cell ran on), torch_version, torch_cuda_version,
+  // cudnn_version, threads, allocator, presets, ranks, devices.
+  std::vector<std::pair<std::string, std::string>> facts;
+};
+
+// The report's testbed; `name` overrides the default name (the fingerprint stays the facts').
+[[nodiscard]] Testbed testbed_of(const reports::Report& report, const std::string& name = "");
+
+}  // namespace ampbench::history

@@ -1,0 +1,186 @@
+#include "ampbench/history/change_points.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "ampbench/reports/stats.h"
+
+namespace ampbench::history {
+namespace {
+
+// The 95% z half-width: a run's interval (ci_low, ci_high) is read as value +- 1.96 sd. Runs report
+// t intervals over few replicates, so this overstates their variance a little: conservative.
+constexpr double kZ95 = 1.959963984540054;
+
+struct Transformed {
+  std::vector<double> x;         // log(value) for relative figures, the value for absolute ones
+  std::vector<double> variance;  // each run's own variance on that scale, from its interval
+};
+
+Transformed transform(const std::vector<SeriesPoint>& series, ChangeScale scale) {
+  const bool relative = scale == ChangeScale::kRelative;
+  Transformed out;
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    const auto& point = series[i];
+    if (!std::isfinite(point.value) || (relative && point.value <= 0)) {
+      throw std::invalid_argument("change points: point " + std::to_string(i) + " is not a finite" +
+                                  (relative ? " positive" : "") + " value");
+    }
+    out.x.push_back(relative ? std::log(point.value) : point.value);
+    // An interval that is unbounded or reaches 0 on a log scale tells no variance: none is assumed.
+    const bool usable = std::isfinite(point.ci_low) && std::isfinite(point.ci_high) && point.ci_low <= point.ci_high &&
+                        (!relative || point.ci_low > 0);
+    const double sd =
+        !usable ? 0.0
+                : ((relative ? std::log(point.ci_high) - std::log(point.ci_low) : point.ci_high - point.ci_low) / 2.0 /
+                   kZ95);
+    out.variance.push_back(sd * sd);
+  }
+  return out;
+}
+
+struct SegmentMoments {
+  double mean = 0.0;
+  double variance = 0.0;  // the sample variance, or the runs' own mean variance if larger
+  double count = 0.0;
+};
+
+SegmentMoments moments(const Transformed& data, std::size_t begin, std::size_t end) {
+  SegmentMoments m;
+  m.count = static_cast<double>(end - begin);
+  double own = 0.0;
+  for (std::size_t i = begin; i < end; ++i) {
+    m.mean += data.x[i];
+    own += data.variance[i];
+  }
+  m.mean /= m.count;
+  double squares = 0.0;
+  for (std::size_t i = begin; i < end; ++i) squares += (data.x[i] - m.mean) * (data.x[i] - m.mean);
+  const double sample = m.count > 1 ? squares / (m.count - 1.0) : 0.0;
+  m.variance = std::max(sample, own / m.count);
+  return m;
+}
+
+ChangePoint welch(const Transformed& data, std::size_t begin, std::size_t split, std::size_t end, ChangeScale scale) {
+  const auto left = moments(data, begin, split);
+  const auto right = moments(data, split, end);
+  ChangePoint change;
+  change.index = split;
+  const bool relative = scale == ChangeScale::kRelative;
+  change.before = relative ? std::exp(left.mean) : left.mean;
+  change.after = relative ? std::exp(right.mean) : right.mean;
+  change.magnitude = relative ? change.after / change.before - 1.0 : change.after - change.before;
+  const double left_term = left.variance / left.count;
+  const double right_term = right.variance / right.count;
+  const double standard_error = std::sqrt(left_term + right_term);
+  const double difference = right.mean - left.mean;
+  if (standard_error == 0.0) {
+    change.p_value = difference == 0.0 ? 1.0 : 0.0;
+    return change;
+  }
+  // Welch-Satterthwaite degrees of freedom; a side of one point contributes its own variance only.
+  const double denominator = (left.count > 1 ? left_term * left_term / (left.count - 1.0) : 0.0) +
+                             (right.count > 1 ? right_term * right_term / (right.count - 1.0) : 0.0);
+  const double degrees = denominator > 0 ? std::pow(left_term + right_term, 2) / denominator : 1.0;
+  change.p_value = reports::student_t_p_value(difference / standard_error, degrees);
+  return change;
+}
+
+// The split of [begin, end) that maximises the energy statistic, each side at least kMinSegment
+// points; end - begin >= 2 kMinSegment. O(n^2): the within-side sums grow one point at a time.
+std::size_t energy_split(const std::vector<double>& x, std::size_t begin, std::size_t end) {
+  const std::size_t n = end - begin;
+  // within[k]: the sum of |x_i - x_j| over i < j < begin + k (the first k points).
+  std::vector<double> within_left(n + 1, 0.0);
+  for (std::size_t k = 1; k < n; ++k) {
+    double added = 0.0;
+    for (std::size_t i = 0; i < k; ++i) added += std::abs(x[begin + k] - x[begin + i]);
+    within_left[k + 1] = within_left[k] + added;
+  }
+  // within_right[k]: the same over the points from begin + k to the end.
+  std::vector<double> within_right(n + 1, 0.0);
+  for (std::size_t k = n - 1; k-- > 0;) {
+    double added = 0.0;
+    for (std::size_t j = k + 1; j < n; ++j) added += std::abs(x[begin + k] - x[begin + j]);
+    within_right[k] = within_right[k + 1] + added;
+  }
+  const double total = within_left[n];
+  std::size_t best = begin + kMinSegment;
+  double best_q = -1.0;
+  for (std::size_t m = kMinSegment; m + kMinSegment <= n; ++m) {
+    const double r = static_cast<double>(n - m);
+    const double l = static_cast<double>(m);
+    const double between = total - within_left[m] - within_right[m];
+    const double energy =
+        2.0 * between / (l * r) - within_left[m] / (l * (l - 1) / 2.0) - within_right[m] / (r * (r - 1) / 2.0);
+    const double q = l * r / (l + r) * energy;
+    if (q > best_q) {
+      best_q = q;
+      best = begin + m;
+    }
+  }
+  return best;
+}
+
+bool accepted(const ChangePoint& change, const ChangePointOptions& options) {
+  return change.p_value < options.alpha && std::abs(change.magnitude) >= options.min_magnitude;
+}
+
+void split(const Transformed& data, std::size_t begin, std::size_t end, const ChangePointOptions& options,
+           std::vector<std::size_t>& found) {
+  if (end - begin < 2 * kMinSegment) return;
+  const std::size_t at = energy_split(data.x, begin, end);
+  if (!accepted(welch(data, begin, at, end, options.scale), options)) return;
+  split(data, begin, at, options, found);
+  found.push_back(at);
+  split(data, at, end, options, found);
+}
+
+}  // namespace
+
+ChangePoint test_split(const std::vector<SeriesPoint>& series, std::size_t begin, std::size_t split_at, std::size_t end,
+                       ChangeScale scale) {
+  if (!(begin < split_at && split_at < end && end <= series.size())) {
+    throw std::invalid_argument("test_split: needs begin < split < end <= the series' length");
+  }
+  return welch(transform(series, scale), begin, split_at, end, scale);
+}
+
+std::vector<ChangePoint> find_change_points(const std::vector<SeriesPoint>& series, const ChangePointOptions& options,
+                                            std::size_t from) {
+  if (!(options.alpha > 0 && options.alpha < 1) || !(options.min_magnitude >= 0) ||
+      !std::isfinite(options.min_magnitude)) {
+    throw std::invalid_argument("change points: alpha must be in (0, 1) and min_magnitude finite and >= 0");
+  }
+  if (from >= series.size()) return {};
+  const auto data = transform(series, options.scale);
+  std::vector<std::size_t> found;
+  split(data, from, series.size(), options, found);
+  // Merge: a change point must hold against the segments between its neighbours; drop the
+  // weakest that does not, and test the rest again.
+  while (true) {
+    std::size_t weakest = found.size();
+    double weakest_p = -1.0;
+    for (std::size_t k = 0; k < found.size(); ++k) {
+      const std::size_t begin = k == 0 ? from : found[k - 1];
+      const std::size_t end = k + 1 == found.size() ? series.size() : found[k + 1];
+      const auto change = welch(data, begin, found[k], end, options.scale);
+      if (!accepted(change, options) && change.p_value > weakest_p) {
+        weakest = k;
+        weakest_p = change.p_value;
+      }
+    }
+    if (weakest == found.size()) break;
+    found.erase(found.begin() + static_cast<std::ptrdiff_t>(weakest));
+  }
+  std::vector<ChangePoint> changes;
+  for (std::size_t k = 0; k < found.size(); ++k) {
+    const std::size_t begin = k == 0 ? from : found[k - 1];
+    const std::size_t end = k + 1 == found.size() ? series.size() : found[k + 1];
+    changes.push_back(welch(data, begin, found[k], end, options.scale));
+  }
+  return changes;
+}
+
+}  // namespace ampbench::history

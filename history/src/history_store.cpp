@@ -1,0 +1,463 @@
+#include "ampbench/history/history_store.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "ampbench/reports/report_json.h"
+#include "fnv1a.h"
+#include "sqlite_connection.h"
+
+namespace ampbench::history {
+namespace {
+
+using detail::OpenMode;
+using detail::SqliteConnection;
+using detail::Statement;
+using detail::WriteTransaction;
+using nlohmann::json;
+
+constexpr const char* kExportSchema = "ampbench.history-run/1";
+
+// Migrations: kMigrations[v] takes a database from schema v to v + 1. Never edit a released one;
+// add the next.
+const char* const kMigrations[] = {
+    R"sql(
+CREATE TABLE ampbench_history (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE testbeds (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, fingerprint TEXT NOT NULL,
+                       facts TEXT NOT NULL);
+CREATE TABLE runs (id INTEGER PRIMARY KEY, testbed_id INTEGER NOT NULL REFERENCES testbeds(id),
+                   digest TEXT NOT NULL UNIQUE, commit_sha TEXT NOT NULL, branch TEXT NOT NULL,
+                   started_utc TEXT NOT NULL, added_utc TEXT NOT NULL, source TEXT NOT NULL,
+                   environment TEXT NOT NULL, config TEXT NOT NULL);
+CREATE INDEX runs_by_testbed ON runs(testbed_id, id);
+CREATE TABLE cells (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE run_cells (run_id INTEGER NOT NULL REFERENCES runs(id), cell_id INTEGER NOT NULL REFERENCES cells(id),
+                        status TEXT NOT NULL, PRIMARY KEY (run_id, cell_id)) WITHOUT ROWID;
+CREATE TABLE figures (testbed_id INTEGER NOT NULL, cell_id INTEGER NOT NULL, figure TEXT NOT NULL,
+                      run_id INTEGER NOT NULL REFERENCES runs(id), value REAL NOT NULL, ci_low REAL NOT NULL,
+                      ci_high REAL NOT NULL, PRIMARY KEY (testbed_id, cell_id, figure, run_id)) WITHOUT ROWID;
+CREATE TABLE change_points (testbed_id INTEGER NOT NULL, cell_id INTEGER NOT NULL, figure TEXT NOT NULL,
+                            run_id INTEGER NOT NULL, previous_run INTEGER NOT NULL, found_at_run INTEGER NOT NULL,
+                            magnitude REAL NOT NULL, p_value REAL NOT NULL, before REAL NOT NULL,
+                            after REAL NOT NULL, PRIMARY KEY (testbed_id, cell_id, figure, run_id)) WITHOUT ROWID;
+INSERT INTO ampbench_history (key, value) VALUES ('schema_version', '0');
+)sql",
+};
+static_assert(std::size(kMigrations) == kSchemaVersion);
+
+// What one run is in the store, whether it came from a report or from an exported line.
+struct StoredRun {
+  Testbed testbed;
+  std::string digest;
+  std::string commit;
+  std::string branch;
+  std::string started_utc;
+  std::string added_utc;
+  std::string source;
+  json environment;
+  json config;
+  std::vector<CellFigures> cells;
+};
+
+std::string now_utc() {
+  const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+json facts_json(const Testbed& testbed) {
+  json facts = json::array();
+  for (const auto& [name, value] : testbed.facts) facts.push_back({name, value});
+  return facts;
+}
+
+std::vector<std::pair<std::string, std::string>> facts_from(const json& facts) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& fact : facts) out.emplace_back(fact.at(0).get<std::string>(), fact.at(1).get<std::string>());
+  return out;
+}
+
+ChangePointOptions change_point_options(Figure figure) {
+  ChangePointOptions options;
+  options.scale = change_scale(figure);
+  // A divergence ratio is on the scale of FP32's noise floor: a change of one floor is the least
+  // worth a change point; the other figures change by ratios, 5% as check's default threshold.
+  options.min_magnitude = options.scale == ChangeScale::kAbsolute ? 1.0 : 0.05;
+  return options;
+}
+
+}  // namespace
+
+struct HistoryStore::Impl {
+  SqliteConnection db;
+
+  Impl(const std::string& path, Access access)
+      : db(path, access == Access::kWrite ? OpenMode::kCreate : OpenMode::kReadOnly, kBusyTimeoutMs) {
+    const int version = schema_version();
+    if (version > kSchemaVersion) {
+      throw HistoryError(path + ": history schema " + std::to_string(version) + " is newer than this ampbench's (" +
+                         std::to_string(kSchemaVersion) + "); use a newer ampbench");
+    }
+    if (version == kSchemaVersion) return;
+    if (access == Access::kRead) {
+      throw HistoryError(path + (version < 0 ? ": no ampbench history in it yet (history add makes one)"
+                                             : ": history schema " + std::to_string(version) +
+                                                   " is older than this ampbench's; history add migrates it"));
+    }
+    db.execute("PRAGMA journal_mode=WAL");
+    WriteTransaction transaction(db);
+    // Read again under the write lock: another process may have made or migrated it meanwhile.
+    for (int from = std::max(schema_version(), 0); from < kSchemaVersion; ++from) {
+      db.execute(kMigrations[from]);
+      Statement set(db, "UPDATE ampbench_history SET value = ?1 WHERE key = 'schema_version'");
+      set.bind(1, std::to_string(from + 1)).step();
+    }
+    transaction.commit();
+  }
+
+  // -1: an empty database (no tables); else the stored schema version. Throws for a database
+  // with tables that are not ampbench's.
+  int schema_version() {
+    Statement tables(db, "SELECT count(*), sum(name = 'ampbench_history') FROM sqlite_master WHERE type = 'table'");
+    tables.step();
+    if (tables.integer(0) == 0) return -1;
+    if (tables.integer(1) == 0) throw HistoryError(db.path() + ": not an ampbench history database");
+    Statement version(db, "SELECT value FROM ampbench_history WHERE key = 'schema_version'");
+    if (!version.step()) throw HistoryError(db.path() + ": not an ampbench history database (no schema version)");
+    try {
+      return std::stoi(version.text(0));
+    } catch (const std::exception&) {
+      throw HistoryError(db.path() + ": not an ampbench history database (schema version '" + version.text(0) + "')");
+    }
+  }
+
+  std::int64_t id_of(const char* table, const std::string& name) {
+    Statement find(db, (std::string("SELECT id FROM ") + table + " WHERE name = ?1").c_str());
+    if (find.bind(1, name).step()) return find.integer(0);
+    Statement insert(db, (std::string("INSERT INTO ") + table + " (name) VALUES (?1)").c_str());
+    insert.bind(1, name).step();
+    return db.last_insert_id();
+  }
+
+  std::int64_t testbed_id(const Testbed& testbed) {
+    Statement find(db, "SELECT id FROM testbeds WHERE name = ?1");
+    if (find.bind(1, testbed.name).step()) return find.integer(0);
+    Statement insert(db, "INSERT INTO testbeds (name, fingerprint, facts) VALUES (?1, ?2, ?3)");
+    insert.bind(1, testbed.name).bind(2, testbed.fingerprint).bind(3, facts_json(testbed).dump()).step();
+    return db.last_insert_id();
+  }
+
+  std::optional<std::int64_t> run_with_digest(const std::string& digest) {
+    Statement find(db, "SELECT id FROM runs WHERE digest = ?1");
+    if (find.bind(1, digest).step()) return find.integer(0);
+    return std::nullopt;
+  }
+
+  // Stores the run and the change points it reveals; inside the caller's transaction.
+  AddedRun insert(const StoredRun& run) {
+    AddedRun added;
+    added.testbed = run.testbed;
+    if (const auto existing = run_with_digest(run.digest)) {
+      added.run_id = *existing;
+      added.duplicate = true;
+      return added;
+    }
+    const auto testbed = testbed_id(run.testbed);
+    Statement insert_run(db,
+                         "INSERT INTO runs (testbed_id, digest, commit_sha, branch, started_utc, added_utc, source, "
+                         "environment, config) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+    insert_run.bind(1, testbed)
+        .bind(2, run.digest)
+        .bind(3, run.commit)
+        .bind(4, run.branch)
+        .bind(5, run.started_utc)
+        .bind(6, run.added_utc)
+        .bind(7, run.source)
+        .bind(8, run.environment.dump())
+        .bind(9, run.config.dump())
+        .step();
+    added.run_id = db.last_insert_id();
+    Statement insert_cell(db, "INSERT INTO run_cells (run_id, cell_id, status) VALUES (?1, ?2, ?3)");
+    Statement insert_figure(db,
+                            "INSERT INTO figures (testbed_id, cell_id, figure, run_id, value, ci_low, ci_high) "
+                            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+    for (const auto& cell : run.cells) {
+      const auto cell_id = id_of("cells", cell.cell);
+      insert_cell.bind(1, added.run_id).bind(2, cell_id).bind(3, std::string(reports::to_string(cell.status))).step();
+      insert_cell.reset();
+      for (const auto& [figure, value] : cell.figures) {
+        insert_figure.bind(1, testbed)
+            .bind(2, cell_id)
+            .bind(3, std::string(to_string(figure)))
+            .bind(4, added.run_id)
+            .bind(5, value.value)
+            .bind(6, value.ci_low)
+            .bind(7, value.ci_high)
+            .step();
+        insert_figure.reset();
+        for (auto& change : new_change_points(testbed, cell_id, figure, added.run_id)) {
+          added.change_points.push_back({cell.cell, figure, change.run_id, change.change});
+        }
+      }
+      ++added.cells;
+    }
+    return added;
+  }
+
+  // The series' runs after its last change point (at most kChangePointWindow of them), searched
+  // for change points; those found are stored as found by `run_id`.
+  std::vector<StoredChangePoint> new_change_points(std::int64_t testbed, std::int64_t cell_id, Figure figure,
+                                                   std::int64_t run_id) {
+    Statement last(db,
+                   "SELECT coalesce(max(run_id), 0) FROM change_points WHERE testbed_id = ?1 AND cell_id = ?2 "
+                   "AND figure = ?3");
+    last.bind(1, testbed).bind(2, cell_id).bind(3, std::string(to_string(figure))).step();
+    const auto open_from = last.integer(0);
+    Statement segment(db,
+                      "SELECT run_id, value, ci_low, ci_high FROM (SELECT run_id, value, ci_low, ci_high FROM figures "
+                      "WHERE testbed_id = ?1 AND cell_id = ?2 AND figure = ?3 AND run_id >= ?4 "
+                      "ORDER BY run_id DESC LIMIT ?5) ORDER BY run_id");
+    segment.bind(1, testbed)
+        .bind(2, cell_id)
+        .bind(3, std::string(to_string(figure)))
+        .bind(4, open_from)
+        .bind(5, static_cast<std::int64_t>(kChangePointWindow));
+    std::vector<std::int64_t> runs;
+    std::vector<SeriesPoint> points;
+    while (segment.step()) {
+      runs.push_back(segment.integer(0));
+      points.push_back({segment.real(1), segment.real(2), segment.real(3)});
+    }
+    std::vector<StoredChangePoint> found;
+    for (const auto& change : find_change_points(points, change_point_options(figure))) {
+      StoredChangePoint stored{runs[change.index], runs[change.index - 1], run_id, change};
+      Statement insert(db,
+                       "INSERT INTO change_points (testbed_id, cell_id, figure, run_id, previous_run, found_at_run, "
+                       "magnitude, p_value, before, after) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
+      insert.bind(1, testbed)
+          .bind(2, cell_id)
+          .bind(3, std::string(to_string(figure)))
+          .bind(4, stored.run_id)
+          .bind(5, stored.previous_run)
+          .bind(6, run_id)
+          .bind(7, change.magnitude)
+          .bind(8, change.p_value)
+          .bind(9, change.before)
+          .bind(10, change.after)
+          .step();
+      found.push_back(stored);
+    }
+    return found;
+  }
+};
+
+HistoryStore::HistoryStore(const std::string& path, Access access) : impl_(std::make_unique<Impl>(path, access)) {}
+HistoryStore::HistoryStore(HistoryStore&&) noexcept = default;
+HistoryStore& HistoryStore::operator=(HistoryStore&&) noexcept = default;
+HistoryStore::~HistoryStore() = default;
+
+AddedRun HistoryStore::add(const reports::Report& report, const std::string& digest, const RunMetadata& metadata) {
+  StoredRun run;
+  run.testbed = testbed_of(report, metadata.testbed);
+  run.digest = digest;
+  run.commit = metadata.commit.empty() ? report.environment.git_revision : metadata.commit;
+  run.branch = metadata.branch;
+  run.started_utc = report.environment.timestamp_utc;
+  run.added_utc = now_utc();
+  run.source = metadata.source;
+  run.environment = report.environment;
+  run.config = reports::run_config_to_json(report.config);
+  run.cells = run_figures(report);
+  WriteTransaction transaction(impl_->db);
+  auto added = impl_->insert(run);
+  transaction.commit();
+  return added;
+}
+
+std::vector<TestbedRow> HistoryStore::testbeds() const {
+  Statement rows(impl_->db,
+                 "SELECT t.id, t.name, t.fingerprint, t.facts, count(r.id) FROM testbeds t LEFT JOIN runs r "
+                 "ON r.testbed_id = t.id GROUP BY t.id ORDER BY t.id");
+  std::vector<TestbedRow> out;
+  while (rows.step()) {
+    out.push_back(
+        {rows.integer(0), {rows.text(1), rows.text(2), facts_from(json::parse(rows.text(3)))}, rows.integer(4)});
+  }
+  return out;
+}
+
+std::optional<TestbedRow> HistoryStore::testbed_named(const std::string& name) const {
+  for (auto& row : testbeds()) {
+    if (row.testbed.name == name) return row;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> HistoryStore::cells(std::int64_t testbed_id) const {
+  Statement rows(impl_->db,
+                 "SELECT DISTINCT c.name FROM run_cells rc JOIN cells c ON c.id = rc.cell_id JOIN runs r "
+                 "ON r.id = rc.run_id WHERE r.testbed_id = ?1 ORDER BY c.name");
+  rows.bind(1, testbed_id);
+  std::vector<std::string> out;
+  while (rows.step()) out.push_back(rows.text(0));
+  return out;
+}
+
+std::vector<SeriesEntry> HistoryStore::series(std::int64_t testbed_id, const std::string& cell, Figure figure) const {
+  Statement rows(impl_->db,
+                 "SELECT f.run_id, r.commit_sha, r.branch, r.started_utc, f.value, f.ci_low, f.ci_high FROM figures f "
+                 "JOIN runs r ON r.id = f.run_id WHERE f.testbed_id = ?1 AND f.figure = ?3 AND f.cell_id = "
+                 "(SELECT id FROM cells WHERE name = ?2) ORDER BY f.run_id");
+  rows.bind(1, testbed_id).bind(2, cell).bind(3, std::string(to_string(figure)));
+  std::vector<SeriesEntry> out;
+  while (rows.step()) {
+    out.push_back({rows.integer(0), rows.text(1), rows.text(2), rows.text(3),
+                   FigureValue{rows.real(4), rows.real(5), rows.real(6)}});
+  }
+  return out;
+}
+
+std::vector<StoredChangePoint> HistoryStore::change_points(std::int64_t testbed_id, const std::string& cell,
+                                                           Figure figure) const {
+  Statement rows(impl_->db,
+                 "SELECT run_id, previous_run, found_at_run, magnitude, p_value, before, after FROM change_points "
+                 "WHERE testbed_id = ?1 AND figure = ?3 AND cell_id = (SELECT id FROM cells WHERE name = ?2) "
+                 "ORDER BY run_id");
+  rows.bind(1, testbed_id).bind(2, cell).bind(3, std::string(to_string(figure)));
+  std::vector<StoredChangePoint> out;
+  while (rows.step()) {
+    ChangePoint change;
+    change.magnitude = rows.real(3);
+    change.p_value = rows.real(4);
+    change.before = rows.real(5);
+    change.after = rows.real(6);
+    out.push_back({rows.integer(0), rows.integer(1), rows.integer(2), change});
+  }
+  return out;
+}
+
+std::string HistoryStore::export_jsonl() const {
+  auto& db = impl_->db;
+  Statement runs(db,
+                 "SELECT r.id, t.name, t.fingerprint, t.facts, r.digest, r.commit_sha, r.branch, r.started_utc, "
+                 "r.added_utc, r.source, r.environment, r.config FROM runs r JOIN testbeds t ON t.id = r.testbed_id "
+                 "ORDER BY r.id");
+  Statement cells(db,
+                  "SELECT c.id, c.name, rc.status FROM run_cells rc JOIN cells c ON c.id = rc.cell_id "
+                  "WHERE rc.run_id = ?1 ORDER BY c.name");
+  Statement figures(db, "SELECT figure, value, ci_low, ci_high FROM figures WHERE run_id = ?1 AND cell_id = ?2");
+  std::string out;
+  while (runs.step()) {
+    json line = {
+        {"schema", kExportSchema},
+        {"testbed", {{"name", runs.text(1)}, {"fingerprint", runs.text(2)}, {"facts", json::parse(runs.text(3))}}},
+        {"digest", runs.text(4)},
+        {"commit", runs.text(5)},
+        {"branch", runs.text(6)},
+        {"started_utc", runs.text(7)},
+        {"added_utc", runs.text(8)},
+        {"source", runs.text(9)},
+        {"environment", json::parse(runs.text(10))},
+        {"config", json::parse(runs.text(11))},
+        {"cells", json::array()}};
+    cells.bind(1, runs.integer(0));
+    while (cells.step()) {
+      json cell = {{"cell", cells.text(1)}, {"status", cells.text(2)}, {"figures", json::object()}};
+      figures.bind(1, runs.integer(0)).bind(2, cells.integer(0));
+      while (figures.step()) {
+        cell["figures"][figures.text(0)] = json::array({figures.real(1), figures.real(2), figures.real(3)});
+      }
+      figures.reset();
+      line["cells"].push_back(std::move(cell));
+    }
+    cells.reset();
+    out += line.dump() + "\n";
+  }
+  return out;
+}
+
+namespace {
+
+// One exported line back into a run; a HistoryError naming the line and the field otherwise.
+StoredRun parse_exported_run(const std::string& text, const std::string& where) {
+  StoredRun run;
+  std::string field = "(the line)";
+  try {
+    const auto line = json::parse(text);
+    field = "schema";
+    if (line.at("schema").get<std::string>() != kExportSchema) {
+      throw HistoryError(where + ": schema: expected \"" + kExportSchema + "\"");
+    }
+    field = "testbed";
+    const auto& testbed = line.at("testbed");
+    run.testbed = {testbed.at("name").get<std::string>(), testbed.at("fingerprint").get<std::string>(),
+                   facts_from(testbed.at("facts"))};
+    for (const char* name : {"digest", "commit", "branch", "started_utc", "added_utc", "source"}) {
+      field = name;
+      line.at(name).get<std::string>();
+    }
+    run.digest = line.at("digest");
+    run.commit = line.at("commit");
+    run.branch = line.at("branch");
+    run.started_utc = line.at("started_utc");
+    run.added_utc = line.at("added_utc");
+    run.source = line.at("source");
+    field = "environment";
+    run.environment = line.at("environment");
+    field = "config";
+    run.config = line.at("config");
+    field = "cells";
+    for (const auto& cell : line.at("cells")) {
+      CellFigures figures;
+      figures.cell = cell.at("cell").get<std::string>();
+      const auto status = cell.at("status").get<std::string>();
+      if (status != "ok" && status != "failed") throw HistoryError(where + ": cells: status '" + status + "'");
+      figures.status = status == "ok" ? reports::CellStatus::kOk : reports::CellStatus::kFailed;
+      for (const auto& [name, value] : cell.at("figures").items()) {
+        const auto figure = figure_named(name);
+        if (!figure) throw HistoryError(where + ": cells: unknown figure '" + name + "'");
+        figures.figures.emplace_back(
+            *figure, FigureValue{value.at(0).get<double>(), value.at(1).get<double>(), value.at(2).get<double>()});
+      }
+      run.cells.push_back(std::move(figures));
+    }
+  } catch (const json::exception& error) {
+    throw HistoryError(where + ": " + field + ": " + error.what());
+  }
+  return run;
+}
+
+}  // namespace
+
+std::size_t HistoryStore::import_jsonl(const std::string& text, const std::string& source_name) {
+  WriteTransaction transaction(impl_->db);
+  std::istringstream lines(text);
+  std::string line;
+  std::size_t number = 0;
+  std::size_t added = 0;
+  while (std::getline(lines, line)) {
+    ++number;
+    if (line.empty()) continue;
+    const auto run = parse_exported_run(line, source_name + " line " + std::to_string(number));
+    if (!impl_->insert(run).duplicate) ++added;
+  }
+  transaction.commit();
+  return added;
+}
+
+std::string report_digest(const reports::Report& report) { return detail::fnv1a_hex(json(report).dump()); }
+
+std::string default_history_path() {
+  const char* path = std::getenv("AMPBENCH_HISTORY_DB");
+  return path != nullptr && *path != '\0' ? path : "ampbench-history.sqlite";
+}
+
+}  // namespace ampbench::history

@@ -1,0 +1,89 @@
+#include "ampbench/history/testbed.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <set>
+#include <type_traits>
+
+#include "fnv1a.h"
+
+namespace ampbench::history {
+namespace {
+
+template <typename T>
+std::string joined(const std::set<T>& values) {
+  std::string text;
+  for (const auto& value : values) {
+    if (!text.empty()) text += ",";
+    if constexpr (std::is_same_v<T, std::string>) {
+      text += value;
+    } else {
+      text += std::to_string(value);
+    }
+  }
+  return text;
+}
+
+// "AMD EPYC 9R14 96-Core Processor" -> "AMD-EPYC-9R14-96-Core": a name part without spaces.
+std::string name_part(const std::string& text) {
+  std::string part;
+  for (const char c : text) {
+    if (std::isalnum(static_cast<unsigned char>(c)) != 0) {
+      part += c;
+    } else if (!part.empty() && part.back() != '-') {
+      part += '-';
+    }
+    if (part.size() >= 24) break;
+  }
+  while (!part.empty() && part.back() == '-') part.pop_back();
+  return part.empty() ? "unknown" : part;
+}
+
+}  // namespace
+
+Testbed testbed_of(const reports::Report& report, const std::string& name) {
+  const auto& environment = report.environment;
+  std::set<std::string> flags(environment.cpu_flags.begin(), environment.cpu_flags.end());
+  std::set<std::string> presets;
+  std::set<std::string> devices;
+  std::set<std::int64_t> ranks;
+  for (const auto& cell : report.cells) {
+    presets.insert(cell.preset);
+    devices.insert(cell.device);
+    ranks.insert(cell.ranks);
+  }
+  std::set<std::string> gpus;
+  std::string gpu_model;
+  for (const auto& device : environment.devices) {
+    if (devices.count(device.name) != 0 && device.name != "cpu") {
+      gpus.insert(device.name + " " + device.model + " (" + device.compute_capability + ")");
+      if (gpu_model.empty()) gpu_model = device.model;
+    }
+  }
+  Testbed testbed;
+  testbed.facts = {
+      {"cpu_model", environment.cpu_model},
+      {"cpu_flags", joined(flags)},
+      {"cpu_capability", environment.cpu_capability},
+      {"gpus", gpus.empty() ? "none" : joined(gpus)},
+      {"torch_version", environment.torch_version},
+      {"torch_cuda_version", environment.torch_cuda_version},
+      {"cudnn_version", environment.cudnn_version},
+      {"threads", std::to_string(environment.threads)},
+      {"allocator", environment.allocator ? environment.allocator->policy : "glibc (not recorded)"},
+      {"presets", joined(presets)},
+      {"ranks", joined(ranks)},
+      {"devices", joined(devices)},
+  };
+  std::string canonical;
+  for (const auto& [fact, value] : testbed.facts) canonical += fact + "=" + value + "\n";
+  testbed.fingerprint = detail::fnv1a_hex(canonical);
+  testbed.name = !name.empty() ? name
+                               : std::string(gpu_model.empty() ? "cpu-" : "cuda-") +
+                                     name_part(gpu_model.empty() ? environment.cpu_model : gpu_model) + "-" +
+                                     testbed.fingerprint.substr(0, 8);
+  return testbed;
+}
+
+}  // namespace ampbench::history
