@@ -28,17 +28,22 @@ std::string trimmed(const std::string& text) {
   return first == std::string::npos ? "" : text.substr(first, text.find_last_not_of(' ') - first + 1);
 }
 
-std::string command_section(const CLI::App& command, const std::string& program) {
+// `prefix` is the program, or the program and the parent command for nested commands
+// ("ampbench history"), whose sections follow their parent's.
+std::string command_section(const CLI::App& command, const std::string& prefix) {
   const CLI::Formatter formatter;
-  std::string out = "## " + program + " " + command.get_name() + "\n\n" + command.get_description() + "\n\n```\n" +
-                    trimmed(formatter.make_usage(&command, program + " " + command.get_name())) + "```\n\n";
-  out += "| option | value | what it does |\n|---|---|---|\n";
+  const auto name = prefix + " " + command.get_name();
+  std::string out = "## " + name + "\n\n" + command.get_description() + "\n\n```\n" +
+                    trimmed(formatter.make_usage(&command, name)) + "```\n";
+  std::string rows;
   for (const auto* option : command.get_options()) {
     if (option == command.get_help_ptr()) continue;
-    out += "| `" + cell_text(formatter.make_option_name(option, !option->nonpositional())) + "` | " +
-           cell_text(trimmed(formatter.make_option_opts(option))) + " | " +
-           cell_text(formatter.make_option_desc(option)) + " |\n";
+    rows += "| `" + cell_text(formatter.make_option_name(option, !option->nonpositional())) + "` | " +
+            cell_text(trimmed(formatter.make_option_opts(option))) + " | " +
+            cell_text(formatter.make_option_desc(option)) + " |\n";
   }
+  if (!rows.empty()) out += "\n| option | value | what it does |\n|---|---|---|\n" + rows;
+  for (const auto* subcommand : command.get_subcommands({})) out += "\n" + command_section(*subcommand, name);
   return out;
 }
 

@@ -1,5 +1,6 @@
 #include "ampbench/history/change_points.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -127,11 +128,19 @@ bool accepted(const ChangePoint& change, const ChangePointOptions& options) {
   return change.p_value < options.alpha && std::abs(change.magnitude) >= options.min_magnitude;
 }
 
+// Splitting is lenient (p < 0.05, no minimum magnitude): a segment holding a rise and a fall back
+// (a bump) splits first at one of them against a mix of both levels, which the strict test would
+// stop at. The merge step then holds every candidate to both against its neighbouring segments.
+constexpr double kSplitAlpha = 0.05;
+
 void split(const Transformed& data, std::size_t begin, std::size_t end, const ChangePointOptions& options,
            std::vector<std::size_t>& found) {
   if (end - begin < 2 * kMinSegment) return;
   const std::size_t at = energy_split(data.x, begin, end);
-  if (!accepted(welch(data, begin, at, end, options.scale), options)) return;
+  auto lenient = options;
+  lenient.alpha = std::max(options.alpha, kSplitAlpha);
+  lenient.min_magnitude = 0.0;
+  if (!accepted(welch(data, begin, at, end, options.scale), lenient)) return;
   split(data, begin, at, options, found);
   found.push_back(at);
   split(data, at, end, options, found);

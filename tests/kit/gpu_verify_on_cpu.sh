@@ -35,6 +35,8 @@ grep -qx './summary.txt' <<<"$packed" || fail "out.tgz does not hold the summary
 ! grep -q '^\./build/' <<<"$packed" || fail "out.tgz holds the build tree"
 grep -q "^nlohmann_json_DIR:PATH=$work/out/deps/" "$work/out/build/CMakeCache.txt" ||
   fail "nlohmann_json was not taken from the kit's private prefix"
+grep -q "^SQLite3_INCLUDE_DIR:PATH=$work/out/deps/" "$work/out/build/CMakeCache.txt" ||
+  fail "SQLite's headers were not taken from the kit's private prefix"
 "$python" -c 'import json, sys; assert json.load(open(sys.argv[1]))["environment"]["allocator"]["library"].startswith(sys.argv[2])' \
   "$work/out/cupti/report.json" "$work/out/deps/" || fail "the self-check's jemalloc was not the private prefix's"
 "$python" -c 'import json, sys; assert json.load(open(sys.argv[1]))["torch_version"]' "$work/out/env.json" ||

@@ -5,10 +5,10 @@
 // Split: in a segment, the split point is the one maximising the energy statistic (alpha = 1)
 //   Q(tau) = m n / (m + n) * (2/(m n) sum|x_i - y_j| - 1/C(m,2) sum|x_i - x_k| - 1/C(n,2) sum|y_j - y_k|)
 // over the m points before tau (x) and the n from tau on (y), each side at least kMinSegment runs.
-// It is a change point when the two sides' means differ by a Welch t test with p < alpha and by
-// at least min_magnitude; the sides are then split in turn. Merge: while some change point,
-// tested against the segments between its neighbours, is no longer significant or large enough,
-// the weakest such one is removed.
+// It is a candidate when the two sides' means differ by a Welch t test with p < 0.05; the sides
+// are then split in turn. Merge: while some candidate, tested
+// against the segments between its neighbours, has p >= alpha or changes less than
+// min_magnitude, the weakest such one is removed. What remains are the change points.
 //
 // A run's own interval enters the test: each side's variance is at least the mean of its runs'
 // own variances (from their 95% intervals), so runs that are individually uncertain cannot make a

@@ -1,0 +1,136 @@
+// E-Divisive change points on small series whose answers are worked out by hand.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "ampbench/history/change_points.h"
+
+namespace {
+
+using ampbench::history::ChangePointOptions;
+using ampbench::history::ChangeScale;
+using ampbench::history::find_change_points;
+using ampbench::history::SeriesPoint;
+using ampbench::history::test_split;
+
+// Points with no interval of their own (the run's interval is the value itself).
+std::vector<SeriesPoint> points(const std::vector<double>& values) {
+  std::vector<SeriesPoint> out;
+  for (const double v : values) out.push_back({v, v, v});
+  return out;
+}
+
+// Values alternating +-1% around `level`, `count` of them.
+std::vector<double> level(double value, int count) {
+  std::vector<double> out;
+  for (int i = 0; i < count; ++i) out.push_back(value * (i % 3 == 0 ? 1.0 : i % 3 == 1 ? 1.01 : 0.99));
+  return out;
+}
+
+std::vector<double> concat(std::vector<double> a, const std::vector<double>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+ChangePointOptions absolute(double min_magnitude) {
+  ChangePointOptions options;
+  options.scale = ChangeScale::kAbsolute;
+  options.min_magnitude = min_magnitude;
+  return options;
+}
+
+TEST(WelchTest, MatchesTheHandComputedStatistic) {
+  // [1,2,3,4] against [5,6,7,8]: means 2.5 and 6.5, variances 5/3 each, se = sqrt(2 * 5/3 / 4) =
+  // 0.9129, t = 4.3818 on 6 Welch degrees: p = 0.0046592 (Simpson's rule on the t density).
+  const auto change = test_split(points({1, 2, 3, 4, 5, 6, 7, 8}), 0, 4, 8, ChangeScale::kAbsolute);
+  EXPECT_EQ(change.index, 4u);
+  EXPECT_DOUBLE_EQ(change.before, 2.5);
+  EXPECT_DOUBLE_EQ(change.after, 6.5);
+  EXPECT_DOUBLE_EQ(change.magnitude, 4.0);
+  EXPECT_NEAR(change.p_value, 0.0046592, 2e-6);
+}
+
+TEST(WelchTest, RelativeFiguresChangeByTheRatioOfGeometricMeans) {
+  const auto change = test_split(points({1, 1, 4, 4}), 0, 2, 4, ChangeScale::kRelative);
+  EXPECT_DOUBLE_EQ(change.before, 1.0);
+  EXPECT_DOUBLE_EQ(change.after, 4.0);
+  EXPECT_DOUBLE_EQ(change.magnitude, 3.0);
+  EXPECT_EQ(change.p_value, 0.0);  // no spread on either side: any difference is certain
+}
+
+TEST(ChangePoints, AStepIsFoundWhereItIs) {
+  // Five zeros then five ones: the energy statistic peaks at the boundary (every cross pair
+  // differs by 1, no within pair does), and so does the split of four zeros and eight ones.
+  auto found = find_change_points(points({0, 0, 0, 0, 0, 1, 1, 1, 1, 1}), absolute(0.5));
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].index, 5u);
+  EXPECT_DOUBLE_EQ(found[0].magnitude, 1.0);
+  found = find_change_points(points({0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1}), absolute(0.5));
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].index, 4u);
+}
+
+TEST(ChangePoints, NoneInNoise) { EXPECT_TRUE(find_change_points(points(level(1.0, 30)), {}).empty()); }
+
+TEST(ChangePoints, EightPercentAfterTwentyRunsIsFoundAtRunTwenty) {
+  const auto found = find_change_points(points(concat(level(1.0, 20), level(1.08, 10))), {});
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].index, 20u);
+  EXPECT_NEAR(found[0].magnitude, 0.08, 0.002);
+  EXPECT_LT(found[0].p_value, 0.001);
+}
+
+TEST(ChangePoints, TwoChangesAreBothFound) {
+  const auto found = find_change_points(points(concat(concat(level(1.0, 8), level(1.1, 8)), level(1.0, 8))), {});
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0].index, 8u);
+  EXPECT_EQ(found[1].index, 16u);
+  EXPECT_GT(found[0].magnitude, 0.09);
+  EXPECT_LT(found[1].magnitude, -0.08);
+}
+
+TEST(ChangePoints, AChangeSmallerThanTheMinimumMagnitudeIsNoChangePoint) {
+  // 2%: certain (the +-1% noise is small next to it at 10 runs a side) but under the 5% minimum.
+  const auto series = points(concat(level(1.0, 10), level(1.02, 10)));
+  EXPECT_TRUE(find_change_points(series, {}).empty());
+  ChangePointOptions lower;
+  lower.min_magnitude = 0.01;
+  EXPECT_EQ(find_change_points(series, lower).size(), 1u);
+}
+
+TEST(ChangePoints, RunsWhoseOwnIntervalsAreWideDoNotMakeAChangeCertain) {
+  // The same 8% step, but each run measured +-20% (its 95% interval): the sides' variance is at
+  // least the runs' own, so 8% is no longer beyond doubt; with +-1% intervals it is.
+  auto values = concat(level(1.0, 10), level(1.08, 10));
+  std::vector<SeriesPoint> wide;
+  std::vector<SeriesPoint> tight;
+  for (const double v : values) {
+    wide.push_back({v, v / 1.2, v * 1.2});
+    tight.push_back({v, v / 1.01, v * 1.01});
+  }
+  EXPECT_TRUE(find_change_points(wide, {}).empty());
+  ASSERT_EQ(find_change_points(tight, {}).size(), 1u);
+  EXPECT_EQ(find_change_points(tight, {})[0].index, 10u);
+}
+
+TEST(ChangePoints, OnlyThePointsFromTheGivenIndexAreSearched) {
+  const auto values = concat(concat(level(1.0, 8), level(1.1, 8)), level(1.0, 8));
+  const auto found = find_change_points(points(values), {}, 8);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].index, 16u);
+  EXPECT_TRUE(find_change_points(points(values), {}, 24).empty());
+}
+
+TEST(ChangePoints, TooShortASeriesHasNone) {
+  EXPECT_TRUE(find_change_points(points({1, 1, 1, 2, 2, 2, 2}), {}).empty());  // under two segments of 4
+}
+
+TEST(ChangePoints, BadInputIsRefused) {
+  EXPECT_THROW((void)find_change_points(points({1, 0, 1, 1, 1, 1, 1, 1}), {}), std::invalid_argument);
+  ChangePointOptions bad;
+  bad.alpha = 0.0;
+  EXPECT_THROW((void)find_change_points(points(level(1.0, 10)), bad), std::invalid_argument);
+  EXPECT_THROW((void)test_split(points({1, 2}), 0, 2, 2, ChangeScale::kAbsolute), std::invalid_argument);
+}
+
+}  // namespace

@@ -1,0 +1,143 @@
+// `ampbench history` through the real binary: add, show (text and JSON), export and import, and
+// bad input of every kind refused with one line naming the culprit, exit 2, nothing stored.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "ampbench/reports/report_json.h"
+#include "history_reports.h"
+#include "support/process.h"
+#include "support/scratch_dir.h"
+
+namespace {
+
+using ampbench::testing::history_run;
+using ampbench::testing::ProcessResult;
+using ampbench::testing::run_process;
+using ampbench::testing::ScratchDir;
+
+ProcessResult ampbench_cli(std::vector<std::string> args) {
+  args.insert(args.begin(), AMPBENCH_CLI);
+  return run_process(args);
+}
+
+long lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
+
+std::string read_bytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void expect_bad_input(const ProcessResult& result, const std::string& culprit) {
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  EXPECT_EQ(lines(result.err), 2) << result.err;
+  EXPECT_NE(result.err.find(culprit), std::string::npos) << result.err;
+  EXPECT_TRUE(result.out.empty()) << result.out;
+}
+
+class HistoryCommand : public ::testing::Test {
+ protected:
+  std::string report(int run, double slowdown = 1.0) {
+    const auto path = (dir_ / ("run" + std::to_string(run) + ".json")).string();
+    ampbench::reports::write_report_atomically(history_run(run, slowdown, "simple_cnn"), path);
+    return path;
+  }
+  std::string db() const { return (dir_ / "history.sqlite").string(); }
+  ScratchDir dir_;
+};
+
+TEST_F(HistoryCommand, AddsShowsExportsAndImports) {
+  std::vector<std::string> add = {"history", "add", "--db", db(), "--commit", "c0", "--branch", "main"};
+  for (int run = 0; run < 12; ++run) add.push_back(report(run, run >= 6 ? 1.15 : 1.0));
+  const auto added = ampbench_cli(add);
+  ASSERT_EQ(added.exit_code, 0) << added.err;
+  EXPECT_NE(added.out.find("run11.json: run 12 of testbed cpu-"), std::string::npos) << added.out;
+  EXPECT_NE(added.out.find("change point: simple_cnn/bf16/cpu/default step_time_per_probe +15.0%"), std::string::npos)
+      << added.out;
+
+  const auto again = ampbench_cli({"history", "add", "--db", db(), report(0)});
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.out.find("already stored as run 1"), std::string::npos) << again.out;
+
+  const auto text = ampbench_cli({"history", "show", "--db", db(), "--cell", "simple_cnn/bf16/cpu/default"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("(fingerprint "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("simple_cnn/bf16/cpu/default step_time_per_probe: 12 runs"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("change point at run 7: +15.0%"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("commits c0..c0"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("simple_net/"), std::string::npos) << text.out;
+
+  const auto json = ampbench_cli({"history", "show", "--db", db(), "--format", "json", "--figure", "step_time_s"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto shown = nlohmann::json::parse(json.out);
+  ASSERT_EQ(shown["testbeds"].size(), 1u);
+  const auto& series = shown["testbeds"][0]["series"];
+  bool seen_change = false;
+  for (const auto& one : series) {
+    EXPECT_EQ(one["figure"], "step_time_s");
+    EXPECT_EQ(one["runs"].size(), 12u);
+    for (const auto& change : one["change_points"]) {
+      EXPECT_EQ(one["cell"].get<std::string>().rfind("simple_cnn/", 0), 0u);
+      EXPECT_EQ(change["run"], 7);
+      seen_change = true;
+    }
+  }
+  EXPECT_TRUE(seen_change);
+
+  const auto exported = (dir_ / "runs.jsonl").string();
+  ASSERT_EQ(ampbench_cli({"history", "export", "--db", db(), "--out", exported}).exit_code, 0);
+  const auto copy = (dir_ / "copy.sqlite").string();
+  const auto imported = ampbench_cli({"history", "import", exported, "--db", copy});
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  EXPECT_NE(imported.out.find("12 runs added"), std::string::npos) << imported.out;
+  const auto reexported = ampbench_cli({"history", "export", "--db", copy});
+  EXPECT_EQ(reexported.out, read_bytes(exported));
+}
+
+TEST_F(HistoryCommand, BadInputIsRefusedAndNothingIsStored) {
+  const auto good = report(0);
+  const auto broken = (dir_ / "broken.json").string();
+  std::ofstream(broken) << "{\"schema\": 3}";
+  // One bad report among good ones: nothing is stored, no database is made.
+  expect_bad_input(ampbench_cli({"history", "add", "--db", db(), good, broken}), "broken.json");
+  EXPECT_FALSE(std::filesystem::exists(db()));
+  expect_bad_input(ampbench_cli({"history", "add", "--db", db(), (dir_ / "absent.json").string()}), "absent.json");
+  expect_bad_input(ampbench_cli({"history", "show", "--db", db()}), "no such history database");
+  EXPECT_FALSE(std::filesystem::exists(db()));
+
+  ASSERT_EQ(ampbench_cli({"history", "add", "--db", db(), good}).exit_code, 0);
+  expect_bad_input(ampbench_cli({"history", "show", "--db", db(), "--format", "xml"}), "--format");
+  expect_bad_input(ampbench_cli({"history", "show", "--db", db(), "--figure", "speed"}),
+                   "--figure: unknown figure 'speed'");
+  expect_bad_input(ampbench_cli({"history", "show", "--db", db(), "--testbed", "nowhere"}), "--testbed: no testbed");
+  expect_bad_input(ampbench_cli({"history", "import", (dir_ / "none.jsonl").string(), "--db", db()}), "none.jsonl");
+  expect_bad_input(ampbench_cli({"history"}), "history");
+
+  // A database of a newer schema, or not ampbench's: named, and left as it was.
+  sqlite3* handle = nullptr;
+  ASSERT_EQ(sqlite3_open(db().c_str(), &handle), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(handle, "UPDATE ampbench_history SET value = '2' WHERE key = 'schema_version'", nullptr,
+                         nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(handle);
+  const auto before = read_bytes(db());
+  expect_bad_input(ampbench_cli({"history", "add", "--db", db(), report(1)}), "history schema 2 is newer");
+  EXPECT_EQ(read_bytes(db()), before);
+  expect_bad_input(ampbench_cli({"history", "add", "--db", good, report(1)}), "run0.json: cannot read it");
+}
+
+TEST_F(HistoryCommand, TheDatabaseComesFromTheEnvironmentWhenNotGiven) {
+  setenv("AMPBENCH_HISTORY_DB", db().c_str(), 1);
+  const auto added = ampbench_cli({"history", "add", report(0)});
+  unsetenv("AMPBENCH_HISTORY_DB");
+  ASSERT_EQ(added.exit_code, 0) << added.err;
+  EXPECT_TRUE(std::filesystem::exists(db()));
+}
+
+}  // namespace
