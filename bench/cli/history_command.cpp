@@ -1,7 +1,7 @@
-// `ampbench history add|show|export|import`: every run kept in a database (SQLite, --db or
+// `ampbench history add|check|show|export|import`: every run kept in a database (SQLite, --db or
 // $AMPBENCH_HISTORY_DB), compared only within its testbed, with the change points found in each
-// cell's series. A report or database that cannot be used is an error naming it, exit 2, and
-// nothing stored.
+// cell's series, and the CI gate against that history (exit 1 regressed, 4 needs a rerun). A
+// report or database that cannot be used is an error naming it, exit 2, and nothing stored.
 #include <fstream>
 #include <iomanip>
 #include <memory>
@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ampbench/history/history_check.h"
 #include "ampbench/history/history_store.h"
 #include "commands.h"
 #include "exit_codes.h"
@@ -31,6 +32,15 @@ struct HistoryFlags {
   // export, import
   std::string out;
   std::string in;
+  // check
+  std::string current;
+  std::string rerun;
+  std::size_t window = history::HistoryCheckOptions{}.window;
+  std::size_t min_runs = history::HistoryCheckOptions{}.min_runs;
+  std::string max_slowdown = "5%";
+  std::string max_memory_growth = "5%";
+  std::string alpha = "0.01";
+  std::string markdown;
 };
 
 std::string database(const HistoryFlags& flags) {
@@ -220,6 +230,27 @@ int import_runs(const HistoryFlags& flags) {
   return kExitSuccess;
 }
 
+int check(const HistoryFlags& flags) {
+  history::HistoryCheckOptions options;
+  options.window = flags.window;
+  options.min_runs = flags.min_runs;
+  options.max_slowdown = parse_fraction(flags.max_slowdown, "--max-slowdown");
+  options.max_memory_growth = parse_fraction(flags.max_memory_growth, "--max-memory-growth");
+  options.alpha = parse_number_in(flags.alpha, "--alpha", 0.0, 0.5);
+  if (options.min_runs < 2) throw UsageError("--min-runs: must be at least 2, got " + std::to_string(flags.min_runs));
+  if (options.window < options.min_runs) throw UsageError("--window: must be at least --min-runs");
+  const auto current = load_report_input(flags.current, "history check");
+  std::optional<reports::Report> rerun;
+  if (!flags.rerun.empty()) rerun = load_report_input(flags.rerun, "--rerun");
+  const history::HistoryStore store(database(flags), history::HistoryStore::Access::kRead);
+  const auto result = history::check_against_history(store, current, rerun ? &*rerun : nullptr, flags.testbed, options);
+  write_output_files(
+      {{"--md", flags.markdown, flags.markdown.empty() ? "" : history::render_history_check_markdown(result)}});
+  print_to_stdout(history::render_history_check_text(result));
+  if (result.regressed > 0) return kExitRegression;
+  return result.needs_confirmation > 0 ? kExitNeedsConfirmation : kExitSuccess;
+}
+
 int with_history_errors_as_usage_errors(const std::function<int()>& body) {
   return with_input_errors_as_usage_errors([&body] {
     try {
@@ -268,9 +299,33 @@ Action add_history_command(CLI::App& app) {
   import_command->add_option("file", flags->in, "A file written by 'history export'")->required();
   add_db_option(*import_command, *flags);
 
-  return [flags, add_command, show_command, export_command] {
+  auto* check_command =
+      history->add_subcommand("check", "Judge a run against its testbed's history (exit 1 regressed, 4 run again)");
+  check_command->add_option("current", flags->current, "report.json of the run to judge")->required();
+  check_command->add_option("--rerun", flags->rerun,
+                            "The same code's second run: a cell regresses only when both runs regress it");
+  add_db_option(*check_command, *flags);
+  check_command->add_option("--testbed", flags->testbed, "Judge against this testbed (default: the run's own)");
+  check_command->add_option("--window", flags->window, "At most this many runs since the last change point")
+      ->capture_default_str();
+  check_command
+      ->add_option("--min-runs", flags->min_runs,
+                   "Fewer runs than this since the last change point: "
+                   "the cell is not compared")
+      ->capture_default_str();
+  check_command->add_option("--max-slowdown", flags->max_slowdown, "Largest acceptable step-time change")
+      ->capture_default_str();
+  check_command
+      ->add_option("--max-memory-growth", flags->max_memory_growth,
+                   "Largest acceptable growth of peak tensor memory over the history's median")
+      ->capture_default_str();
+  check_command->add_option("--alpha", flags->alpha, "Significance level of the step-time test")->capture_default_str();
+  check_command->add_option("--md", flags->markdown, "Also write the verdicts as Markdown to FILE");
+
+  return [flags, add_command, show_command, export_command, check_command] {
     return with_history_errors_as_usage_errors([&] {
       if (add_command->parsed()) return add(*flags);
+      if (check_command->parsed()) return check(*flags);
       if (show_command->parsed()) return show(*flags);
       if (export_command->parsed()) return export_runs(*flags);
       return import_runs(*flags);

@@ -282,6 +282,10 @@ AddedRun HistoryStore::add(const reports::Report& report, const std::string& dig
   return added;
 }
 
+std::optional<std::int64_t> HistoryStore::run_with_digest(const std::string& digest) const {
+  return impl_->run_with_digest(digest);
+}
+
 std::vector<TestbedRow> HistoryStore::testbeds() const {
   Statement rows(impl_->db,
                  "SELECT t.id, t.name, t.fingerprint, t.facts, count(r.id) FROM testbeds t LEFT JOIN runs r "

@@ -132,6 +132,33 @@ TEST_F(HistoryCommand, BadInputIsRefusedAndNothingIsStored) {
   expect_bad_input(ampbench_cli({"history", "add", "--db", good, report(1)}), "run0.json: cannot read it");
 }
 
+TEST_F(HistoryCommand, CheckExitsZeroFourOrOneAndRefusesBadThresholds) {
+  std::vector<std::string> add = {"history", "add", "--db", db()};
+  for (int run = 0; run < 8; ++run) add.push_back(report(run));
+  ASSERT_EQ(ampbench_cli(add).exit_code, 0);
+  const auto same = ampbench_cli({"history", "check", report(50), "--db", db()});
+  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+  EXPECT_NE(same.out.find("PASS: 0 of "), std::string::npos) << same.out;
+
+  const auto slow = report(51, 1.2);
+  const auto md = (dir_ / "verdict.md").string();
+  const auto once = ampbench_cli({"history", "check", slow, "--db", db(), "--md", md});
+  EXPECT_EQ(once.exit_code, 4) << once.out << once.err;
+  EXPECT_NE(once.out.find("simple_cnn/bf16/cpu/default: needs confirmation"), std::string::npos) << once.out;
+  EXPECT_NE(read_bytes(md).find("| simple_cnn/bf16/cpu/default | needs confirmation | 8 |"), std::string::npos)
+      << read_bytes(md);
+  const auto twice = ampbench_cli({"history", "check", slow, "--rerun", report(52, 1.2), "--db", db()});
+  EXPECT_EQ(twice.exit_code, 1) << twice.out << twice.err;
+  EXPECT_NE(twice.out.find("FAIL: "), std::string::npos) << twice.out;
+
+  expect_bad_input(ampbench_cli({"history", "check", slow, "--db", db(), "--alpha", "2"}), "--alpha");
+  expect_bad_input(ampbench_cli({"history", "check", slow, "--db", db(), "--max-slowdown", "fast"}), "--max-slowdown");
+  expect_bad_input(ampbench_cli({"history", "check", slow, "--db", db(), "--min-runs", "1"}), "--min-runs");
+  expect_bad_input(ampbench_cli({"history", "check", slow, "--db", db(), "--rerun", "nope.json"}), "nope.json");
+  expect_bad_input(ampbench_cli({"history", "check", slow, "--db", db(), "--testbed", "gpu-runner-7"}),
+                   "no runs of testbed gpu-runner-7");
+}
+
 TEST_F(HistoryCommand, TheDatabaseComesFromTheEnvironmentWhenNotGiven) {
   setenv("AMPBENCH_HISTORY_DB", db().c_str(), 1);
   const auto added = ampbench_cli({"history", "add", report(0)});

@@ -89,6 +89,8 @@ class HistoryStore {
   AddedRun add(const reports::Report& report, const std::string& digest, const RunMetadata& metadata);
 
   [[nodiscard]] std::vector<TestbedRow> testbeds() const;
+  // The run stored with this report digest, if any.
+  [[nodiscard]] std::optional<std::int64_t> run_with_digest(const std::string& digest) const;
   [[nodiscard]] std::optional<TestbedRow> testbed_named(const std::string& name) const;
   [[nodiscard]] std::vector<std::string> cells(std::int64_t testbed_id) const;
   [[nodiscard]] std::vector<SeriesEntry> series(std::int64_t testbed_id, const std::string& cell, Figure figure) const;

@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""What the performance history (issue #33) does with real runs of identical code:
+
+- false alarms: N default-suite runs added to a history in order must leave no change point in
+  any series, and `history check` of M further runs must pass every one (exit 0; exit 4, "needs
+  confirmation", is a false alarm of one run, which the two-run protocol answers with the next
+  run as --rerun: that pair must pass);
+- detection: the same N runs with every step time of runs K.. multiplied by 1+S (the machine
+  probe untouched, as repeatability.py's synthetic slowdown) must give a change point at run K+1
+  (1-based run ids) +- 1 in every step-time series and in no other series, and `history check` of
+  a slowed further run must fail (exit 4 alone, 1 with a slowed rerun);
+- cost: `history add` and `history check` wall time, and the store's size per run, with a
+  history of 10,000 runs (the N real runs, then copies of their exported lines with other
+  digests and values scattered by 2%, imported).
+
+Usage (from the repository root, after scripts/build):
+  bench/history_benchmark.py --out /tmp/hist            (runs the N + M suites: about 40 minutes)
+  bench/history_benchmark.py --out /tmp/hist --reuse    (the runs already in OUT/runI)
+Everything after `--` goes to `ampbench run`. Prints a summary and writes OUT/summary.json.
+"""
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+
+from repeatability import slowed
+from suite_runs import run_suite
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+STEP_TIME_FIGURES = ("step_time_per_probe", "step_time_s")
+
+
+def ampbench(binary, *args):
+    """(exit code, stdout, stderr, wall seconds) of one ampbench command."""
+    start = time.monotonic()
+    result = subprocess.run([binary, *args], capture_output=True, text=True)
+    return result.returncode, result.stdout, result.stderr, time.monotonic() - start
+
+
+def must(binary, *args):
+    code, out, err, _ = ampbench(binary, *args)
+    if code != 0:
+        sys.exit(f"ampbench {' '.join(args)} exited {code}: {err[-2000:]}")
+    return out
+
+
+def change_points(binary, db):
+    """Every change point of every series: (cell, figure, run id, magnitude)."""
+    shown = json.loads(must(binary, "history", "show", "--db", db, "--format", "json", "--figure",
+                            "step_time_per_probe", "--figure", "step_time_s", "--figure", "speedup",
+                            "--figure", "peak_tensor_bytes", "--figure", "divergence_ratio"))
+    found = []
+    for testbed in shown["testbeds"]:
+        for series in testbed["series"]:
+            for change in series["change_points"]:
+                found.append((series["cell"], series["figure"], change["run"], change["magnitude"]))
+    return found, shown
+
+
+def write_json(path, report):
+    with open(path, "w") as f:
+        json.dump(report, f)
+    return path
+
+
+def check_with_protocol(binary, db, current, rerun):
+    """`history check` of one run; on exit 4, again with the next run as --rerun."""
+    code, out, _, wall = ampbench(binary, "history", "check", current, "--db", db)
+    entry = {"exit": code, "wall_s": wall}
+    if code == 4:
+        entry["rerun_exit"], entry["rerun_output"] = ampbench(binary, "history", "check", current, "--rerun", rerun,
+                                                              "--db", db)[:2]
+        entry["output"] = out
+    return entry
+
+
+def big_history(binary, source_db, db, total):
+    """A store of `total` runs: the source's runs, then scattered copies of them."""
+    exported = must(binary, "history", "export", "--db", source_db).splitlines()
+    lines = []
+    rng = random.Random(1)
+    for i in range(total):
+        run = json.loads(exported[i % len(exported)])
+        run["digest"] = f"copy-{i:08d}"
+        for cell in run["cells"]:
+            for name, value in cell["figures"].items():
+                scale = 1.0 + rng.gauss(0.0, 0.02)
+                cell["figures"][name] = [v * scale for v in value]
+        lines.append(json.dumps(run))
+    path = db + ".jsonl"
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    start = time.monotonic()
+    must(binary, "history", "import", path, "--db", db)
+    return time.monotonic() - start
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--runs", type=int, default=30, help="runs in the history (N)")
+    parser.add_argument("--further", type=int, default=10, help="runs checked against it (M)")
+    parser.add_argument("--slowdown", type=float, default=0.08, help="the synthetic change S")
+    parser.add_argument("--at", type=int, default=20, help="the first slowed run K (0-based)")
+    parser.add_argument("--big", type=int, default=10000, help="runs in the store the costs are timed with")
+    parser.add_argument("--reuse", action="store_true", help="use the runs already in OUT/runI")
+    parser.add_argument("--binary", default=os.path.join(ROOT, "build/default/bench/ampbench"))
+    parser.add_argument("extra", nargs="*", help="arguments for `ampbench run` (after --)")
+    args = parser.parse_args()
+
+    total = args.runs + args.further + 1  # one more: the rerun of the last further run
+    paths, walls = [], []
+    for i in range(total):
+        out = os.path.join(args.out, f"run{i}")
+        if not args.reuse:
+            _, wall = run_suite(args.binary, out, args.extra)
+            walls.append(wall)
+            print(f"run {i}: {wall:.1f} s", file=sys.stderr)
+        paths.append(os.path.join(out, "report.json"))
+    reports = []
+    for path in paths:
+        with open(path) as f:
+            reports.append(json.load(f))
+
+    summary = {"runs": args.runs, "further": args.further, "run_walls_s": walls}
+    # False alarms: identical code.
+    identical_db = os.path.join(args.out, "identical.sqlite")
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(identical_db + suffix):
+            os.remove(identical_db + suffix)
+    must(args.binary, "history", "add", "--db", identical_db, *paths[:args.runs])
+    found, shown = change_points(args.binary, identical_db)
+    checks = [check_with_protocol(args.binary, identical_db, paths[args.runs + i], paths[args.runs + i + 1])
+              for i in range(args.further)]
+    summary["identical"] = {
+        "change_points": found,
+        "series": sum(len(t["series"]) for t in shown["testbeds"]),
+        "checks": checks,
+        "passed_alone": sum(c["exit"] == 0 for c in checks),
+        "passed_with_protocol": sum(c["exit"] == 0 or c.get("rerun_exit") == 0 for c in checks),
+    }
+
+    # Detection: a synthetic slowdown from run K on.
+    slow_dir = os.path.join(args.out, "slowed")
+    os.makedirs(slow_dir, exist_ok=True)
+    slow_paths = [paths[i] if i < args.at else
+                  write_json(os.path.join(slow_dir, f"run{i}.json"), slowed(reports[i], 1.0 + args.slowdown))
+                  for i in range(args.runs)]
+    slow_db = os.path.join(args.out, "slowed.sqlite")
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(slow_db + suffix):
+            os.remove(slow_db + suffix)
+    must(args.binary, "history", "add", "--db", slow_db, *slow_paths)
+    found_slow, shown_slow = change_points(args.binary, slow_db)
+    step_series = [(t["name"], s["cell"]) for t in shown_slow["testbeds"] for s in t["series"]
+                   if s["figure"] in STEP_TIME_FIGURES]
+    expected = args.at + 1
+    hits = [c for c in found_slow if c[1] in STEP_TIME_FIGURES and abs(c[2] - expected) <= 1]
+    elsewhere = [c for c in found_slow if c not in hits]
+    # A run that was not stored: the last further run, slowed, with the rerun slowed too.
+    slow_current = write_json(os.path.join(slow_dir, "current.json"),
+                              slowed(reports[args.runs + args.further - 1], 1.0 + args.slowdown))
+    slow_rerun = write_json(os.path.join(slow_dir, "rerun.json"),
+                            slowed(reports[args.runs + args.further], 1.0 + args.slowdown))
+    # Against the history before the change: the identical one.
+    alone = ampbench(args.binary, "history", "check", slow_current, "--db", identical_db)
+    both = ampbench(args.binary, "history", "check", slow_current, "--rerun", slow_rerun, "--db", identical_db)
+    summary["slowed"] = {
+        "step_time_series": len(step_series),
+        "found_at_expected_run": len(hits),
+        "series_with_a_hit": len({(c[0], c[1]) for c in hits}),
+        "elsewhere": elsewhere,
+        "check_alone_exit": alone[0],
+        "check_with_rerun_exit": both[0],
+        "check_with_rerun_output": both[1],
+    }
+
+    # Cost with a big store.
+    big_db = os.path.join(args.out, "big.sqlite")
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(big_db + suffix):
+            os.remove(big_db + suffix)
+    import_s = big_history(args.binary, identical_db, big_db, args.big)
+    check_code, _, _, check_s = ampbench(args.binary, "history", "check", paths[args.runs], "--db", big_db)
+    add_code, _, _, add_s = ampbench(args.binary, "history", "add", paths[args.runs], "--db", big_db)
+    subprocess.run(["sqlite3", big_db, "PRAGMA wal_checkpoint(TRUNCATE);"], capture_output=True)
+    size = os.path.getsize(big_db)
+    summary["cost"] = {"runs_in_store": args.big + 1, "import_s": import_s, "check_s": check_s,
+                       "check_exit": check_code, "add_s": add_s, "add_exit": add_code,
+                       "bytes_per_run": size / (args.big + 1)}
+
+    with open(os.path.join(args.out, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+    ident, slow, cost = summary["identical"], summary["slowed"], summary["cost"]
+    print(f"identical code, {args.runs} runs: {len(ident['change_points'])} change points in {ident['series']} "
+          f"series (target 0); history check of {args.further} further runs: {ident['passed_alone']} passed alone, "
+          f"{ident['passed_with_protocol']} with the two-run protocol (target {args.further})")
+    print(f"+{args.slowdown:.0%} from run {expected}: change points at {expected} +- 1 in {slow['series_with_a_hit']} "
+          f"of {slow['step_time_series']} step-time series, {len(slow['elsewhere'])} elsewhere (target: all, 0); "
+          f"history check of a slowed run: exit {slow['check_alone_exit']} alone (4), "
+          f"{slow['check_with_rerun_exit']} with a slowed rerun (1)")
+    print(f"{cost['runs_in_store']} runs in the store: history add {cost['add_s']:.2f} s, history check "
+          f"{cost['check_s']:.2f} s (targets < 1 s); {cost['bytes_per_run'] / 1024:.1f} KiB per run; "
+          f"the import of {args.big} runs took {cost['import_s']:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,67 @@
+// The CI gate against history: a run judged against the last runs of its testbed since each
+// series' last change point, instead of against one baseline report.
+//
+// Per cell, the time figure (the step time per machine probe; the raw step time where the run has
+// no probe) is tested as a prediction: is the run's value outside what the history's runs predict
+// for one more run? On logs, t = (log x - mean) / sqrt(s^2 (1 + 1/n) + own), with s^2 the history's
+// variance (at least its runs' own mean variance, as in change_points.h), `own` the run's own
+// variance from its interval, and n - 1 degrees of freedom. Beyond max_slowdown with p < alpha,
+// and the raw step time beyond it the same way, is a regression (the reverse an improvement);
+// beyond it without both, inconclusive. Peak tensor memory (deterministic) regresses beyond
+// max_memory_growth over the history's median; the divergence ratio regresses when the run
+// diverged (ratio above 3 noise floors) and no run of the history did; a cell that failed where
+// the history's last run had it succeed regresses.
+//
+// One run alone is never enough to fail a build: a cell that would regress "needs confirmation",
+// and a CI job answers by running again and passing both reports (`rerun`): a cell regresses when
+// both runs regress it. If one run's false-alarm rate is a, two independent runs' is about a^2.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ampbench/history/history_store.h"
+
+namespace ampbench::history {
+
+struct HistoryCheckOptions {
+  std::size_t window = 20;     // at most this many runs since the last change point
+  std::size_t min_runs = 5;    // fewer: the cell is not compared
+  double max_slowdown = 0.05;  // of the time figure
+  double max_memory_growth = 0.05;
+  double alpha = 0.01;
+};
+
+// "unchanged", "improved", "inconclusive", "regressed", "needs confirmation", "not compared".
+enum class HistoryVerdict { kUnchanged, kImproved, kInconclusive, kRegressed, kNeedsConfirmation, kNotCompared };
+[[nodiscard]] const char* to_string(HistoryVerdict verdict);
+
+struct HistoryCellCheck {
+  std::string cell;
+  HistoryVerdict verdict = HistoryVerdict::kUnchanged;
+  std::string reason;  // the figures behind it, for people
+  std::size_t history_runs = 0;
+};
+
+struct HistoryCheckResult {
+  Testbed testbed;
+  std::vector<HistoryCellCheck> cells;
+  int regressed = 0;
+  int needs_confirmation = 0;
+  bool passed = true;  // no cell regressed or needs confirmation
+};
+
+// Judges `current` (and, when given, its rerun) against the store's history of the testbed named
+// `testbed` (empty: the current run's own). Runs already stored with the same content as `current`
+// or `rerun` are left out of the history. Throws HistoryError when the testbed has no runs.
+[[nodiscard]] HistoryCheckResult check_against_history(const HistoryStore& store, const reports::Report& current,
+                                                       const reports::Report* rerun, const std::string& testbed,
+                                                       const HistoryCheckOptions& options);
+
+// The verdicts for people: every cell that is not unchanged with its reason, then "PASS" or
+// "FAIL" or "NEEDS CONFIRMATION" with the counts. Markdown for a job summary.
+[[nodiscard]] std::string render_history_check_text(const HistoryCheckResult& result);
+[[nodiscard]] std::string render_history_check_markdown(const HistoryCheckResult& result);
+
+}  // namespace ampbench::history

@@ -1,0 +1,290 @@
+#include "ampbench/history/history_check.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "ampbench/reports/stats.h"
+
+namespace ampbench::history {
+namespace {
+
+constexpr double kZ95 = 1.959963984540054;  // a run's interval read as value +- 1.96 sd
+constexpr double kDivergedRatio = 3.0;      // reports' kFloorMultiple: "diverged" above it
+
+std::string percent(double fraction) {
+  std::ostringstream text;
+  text << std::showpos << std::fixed << std::setprecision(1) << fraction * 100.0 << "%";
+  return text.str();
+}
+
+double log_variance(const FigureValue& value) {
+  if (!(value.ci_low > 0) || !std::isfinite(value.ci_high) || value.ci_high < value.ci_low) return 0.0;
+  const double sd = (std::log(value.ci_high) - std::log(value.ci_low)) / 2.0 / kZ95;
+  return sd * sd;
+}
+
+// The history a figure of a cell is judged against: the runs since its last change point, at most
+// `window` of them, without the runs being judged.
+std::vector<FigureValue> segment(const HistoryStore& store, std::int64_t testbed, const std::string& cell,
+                                 Figure figure, const std::set<std::int64_t>& excluded, std::size_t window) {
+  const auto changes = store.change_points(testbed, cell, figure);
+  const std::int64_t from = changes.empty() ? 0 : changes.back().run_id;
+  std::vector<FigureValue> values;
+  for (const auto& entry : store.series(testbed, cell, figure)) {
+    if (entry.run_id >= from && excluded.count(entry.run_id) == 0) values.push_back(entry.value);
+  }
+  if (values.size() > window) values.erase(values.begin(), values.end() - static_cast<std::ptrdiff_t>(window));
+  return values;
+}
+
+struct Prediction {
+  double ratio = 1.0;  // the run over the history's geometric mean
+  double p_value = 1.0;
+};
+
+// Whether `value` lies outside what `history` predicts for one more run (see history_check.h).
+Prediction predict(const std::vector<FigureValue>& history, const FigureValue& value) {
+  const double n = static_cast<double>(history.size());
+  double mean = 0.0;
+  double own = 0.0;
+  for (const auto& run : history) {
+    mean += std::log(run.value);
+    own += log_variance(run);
+  }
+  mean /= n;
+  double squares = 0.0;
+  for (const auto& run : history) squares += std::pow(std::log(run.value) - mean, 2);
+  const double variance = std::max(squares / (n - 1.0), own / n);
+  Prediction out;
+  out.ratio = std::exp(std::log(value.value) - mean);
+  const double scale = std::sqrt(variance * (1.0 + 1.0 / n) + log_variance(value));
+  if (scale == 0.0) {
+    out.p_value = out.ratio == 1.0 ? 1.0 : 0.0;
+  } else {
+    out.p_value = reports::student_t_p_value((std::log(value.value) - mean) / scale, n - 1.0);
+  }
+  return out;
+}
+
+std::optional<FigureValue> figure_of(const CellFigures& cell, Figure figure) {
+  for (const auto& [which, value] : cell.figures) {
+    if (which == figure) return value;
+  }
+  return std::nullopt;
+}
+
+struct Judged {
+  HistoryVerdict verdict = HistoryVerdict::kUnchanged;
+  std::vector<std::string> reasons;
+  std::size_t history_runs = 0;
+};
+
+void worsen(Judged& judged, HistoryVerdict verdict) {
+  // Regressed outranks improved, which outranks inconclusive, which outranks unchanged.
+  const auto rank = [](HistoryVerdict v) {
+    switch (v) {
+      case HistoryVerdict::kRegressed:
+        return 4;
+      case HistoryVerdict::kImproved:
+        return 3;
+      case HistoryVerdict::kInconclusive:
+        return 2;
+      case HistoryVerdict::kNotCompared:
+        return 1;
+      default:
+        return 0;
+    }
+  };
+  if (rank(verdict) > rank(judged.verdict)) judged.verdict = verdict;
+}
+
+void judge_time(const HistoryStore& store, std::int64_t testbed, const CellFigures& cell,
+                const std::set<std::int64_t>& excluded, const HistoryCheckOptions& options, Judged& judged) {
+  const auto raw = figure_of(cell, Figure::kStepTime);
+  if (!raw) return;
+  const auto raw_history = segment(store, testbed, cell.cell, Figure::kStepTime, excluded, options.window);
+  auto primary_figure = Figure::kStepTime;
+  auto primary = *raw;
+  auto history = raw_history;
+  if (const auto per_probe = figure_of(cell, Figure::kStepTimePerProbe)) {
+    auto probe_history = segment(store, testbed, cell.cell, Figure::kStepTimePerProbe, excluded, options.window);
+    if (probe_history.size() >= options.min_runs) {
+      primary_figure = Figure::kStepTimePerProbe;
+      primary = *per_probe;
+      history = std::move(probe_history);
+    }
+  }
+  judged.history_runs = history.size();
+  if (history.size() < options.min_runs || raw_history.size() < options.min_runs) {
+    worsen(judged, HistoryVerdict::kNotCompared);
+    judged.reasons.push_back("only " + std::to_string(history.size()) + " runs since the last change point (needs " +
+                             std::to_string(options.min_runs) + ")");
+    return;
+  }
+  const auto prediction = predict(history, primary);
+  const auto raw_prediction = predict(raw_history, *raw);
+  const double change = prediction.ratio - 1.0;
+  const double raw_change = raw_prediction.ratio - 1.0;
+  if (std::abs(change) <= options.max_slowdown) return;
+  std::ostringstream figures;
+  figures << to_string(primary_figure) << " " << percent(change) << " against the last " << history.size()
+          << " runs, p " << std::setprecision(2) << prediction.p_value;
+  if (primary_figure != Figure::kStepTime) figures << "; raw " << percent(raw_change);
+  const bool raw_confirms = change > 0 ? raw_change > options.max_slowdown : raw_change < -options.max_slowdown;
+  if (prediction.p_value < options.alpha && raw_confirms) {
+    worsen(judged, change > 0 ? HistoryVerdict::kRegressed : HistoryVerdict::kImproved);
+    judged.reasons.push_back(figures.str());
+  } else {
+    worsen(judged, HistoryVerdict::kInconclusive);
+    judged.reasons.push_back(figures.str() +
+                             (raw_confirms ? ": not beyond the history's spread" : ": the raw step time changed less"));
+  }
+}
+
+Judged judge_cell(const HistoryStore& store, std::int64_t testbed, const CellFigures& cell,
+                  const std::set<std::int64_t>& excluded, const HistoryCheckOptions& options) {
+  Judged judged;
+  if (cell.status != reports::CellStatus::kOk) {
+    const auto ran = segment(store, testbed, cell.cell, Figure::kStepTime, excluded, options.window);
+    judged.history_runs = ran.size();
+    if (ran.empty()) {
+      judged.verdict = HistoryVerdict::kNotCompared;
+      judged.reasons.push_back("failed, and failed or absent in the history too");
+    } else {
+      judged.verdict = HistoryVerdict::kRegressed;
+      judged.reasons.push_back("failed; the history's runs ran it");
+    }
+    return judged;
+  }
+  judge_time(store, testbed, cell, excluded, options, judged);
+  if (const auto memory = figure_of(cell, Figure::kPeakTensorBytes)) {
+    const auto history = segment(store, testbed, cell.cell, Figure::kPeakTensorBytes, excluded, options.window);
+    if (!history.empty()) {
+      std::vector<double> values;
+      for (const auto& run : history) values.push_back(run.value);
+      const double growth = memory->value / reports::median(values) - 1.0;
+      if (growth > options.max_memory_growth) {
+        worsen(judged, HistoryVerdict::kRegressed);
+        judged.reasons.push_back("peak tensor memory " + percent(growth) + " over the history's median");
+      }
+    }
+  }
+  if (const auto divergence = figure_of(cell, Figure::kDivergenceRatio);
+      divergence && divergence->value > kDivergedRatio) {
+    const auto history = segment(store, testbed, cell.cell, Figure::kDivergenceRatio, excluded, options.window);
+    const bool ever =
+        std::any_of(history.begin(), history.end(), [](const FigureValue& run) { return run.value > kDivergedRatio; });
+    if (!history.empty() && !ever) {
+      worsen(judged, HistoryVerdict::kRegressed);
+      std::ostringstream text;
+      text << "diverged (" << std::setprecision(3) << divergence->value
+           << " noise floors) where no run of the history did";
+      judged.reasons.push_back(text.str());
+    }
+  }
+  return judged;
+}
+
+std::string join(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const auto& part : parts) out += (out.empty() ? "" : "; ") + part;
+  return out;
+}
+
+std::string summary_line(const HistoryCheckResult& result) {
+  const std::string verdict = result.regressed > 0            ? "FAIL"
+                              : result.needs_confirmation > 0 ? "NEEDS CONFIRMATION"
+                                                              : "PASS";
+  std::string line = verdict + ": " + std::to_string(result.regressed) + " of " + std::to_string(result.cells.size()) +
+                     " cells regressed against the history of testbed " + result.testbed.name;
+  if (result.needs_confirmation > 0) {
+    line += ", " + std::to_string(result.needs_confirmation) +
+            " would regress: run the suite again and pass both reports (--rerun)";
+  }
+  return line;
+}
+
+}  // namespace
+
+const char* to_string(HistoryVerdict verdict) {
+  switch (verdict) {
+    case HistoryVerdict::kUnchanged:
+      return "unchanged";
+    case HistoryVerdict::kImproved:
+      return "improved";
+    case HistoryVerdict::kInconclusive:
+      return "inconclusive";
+    case HistoryVerdict::kRegressed:
+      return "regressed";
+    case HistoryVerdict::kNeedsConfirmation:
+      return "needs confirmation";
+    case HistoryVerdict::kNotCompared:
+      return "not compared";
+  }
+  return "?";
+}
+
+HistoryCheckResult check_against_history(const HistoryStore& store, const reports::Report& current,
+                                         const reports::Report* rerun, const std::string& testbed_name,
+                                         const HistoryCheckOptions& options) {
+  HistoryCheckResult result;
+  result.testbed = testbed_of(current, testbed_name);
+  const auto row = store.testbed_named(result.testbed.name);
+  if (!row || row->runs == 0) {
+    throw HistoryError("no runs of testbed " + result.testbed.name + " in the history (history add stores some)");
+  }
+  std::set<std::int64_t> excluded;
+  for (const auto* report : {&current, rerun}) {
+    if (report == nullptr) continue;
+    if (const auto stored = store.run_with_digest(report_digest(*report))) excluded.insert(*stored);
+  }
+  std::map<std::string, Judged> rerun_verdicts;
+  if (rerun != nullptr) {
+    for (const auto& cell : run_figures(*rerun))
+      rerun_verdicts[cell.cell] = judge_cell(store, row->id, cell, excluded, options);
+  }
+  for (const auto& cell : run_figures(current)) {
+    auto judged = judge_cell(store, row->id, cell, excluded, options);
+    if (judged.verdict == HistoryVerdict::kRegressed) {
+      const auto again = rerun_verdicts.find(cell.cell);
+      if (rerun == nullptr) {
+        judged.verdict = HistoryVerdict::kNeedsConfirmation;
+      } else if (again == rerun_verdicts.end() || again->second.verdict != HistoryVerdict::kRegressed) {
+        judged.verdict = HistoryVerdict::kUnchanged;
+        judged.reasons.push_back("not confirmed by the rerun");
+      } else {
+        judged.reasons.push_back("confirmed by the rerun: " + join(again->second.reasons));
+      }
+    }
+    result.regressed += judged.verdict == HistoryVerdict::kRegressed;
+    result.needs_confirmation += judged.verdict == HistoryVerdict::kNeedsConfirmation;
+    result.cells.push_back({cell.cell, judged.verdict, join(judged.reasons), judged.history_runs});
+  }
+  result.passed = result.regressed == 0 && result.needs_confirmation == 0;
+  return result;
+}
+
+std::string render_history_check_text(const HistoryCheckResult& result) {
+  std::string out;
+  for (const auto& cell : result.cells) {
+    if (cell.verdict == HistoryVerdict::kUnchanged && cell.reason.empty()) continue;
+    out += cell.cell + ": " + to_string(cell.verdict) + (cell.reason.empty() ? "" : " (" + cell.reason + ")") + "\n";
+  }
+  return out + summary_line(result) + "\n";
+}
+
+std::string render_history_check_markdown(const HistoryCheckResult& result) {
+  std::string out = "### ampbench history check\n\n**" + summary_line(result) +
+                    "**\n\n| cell | verdict | history runs | why |\n|---|---|---|---|\n";
+  for (const auto& cell : result.cells) {
+    out += "| " + cell.cell + " | " + to_string(cell.verdict) + " | " + std::to_string(cell.history_runs) + " | " +
+           cell.reason + " |\n";
+  }
+  return out;
+}
+
+}  // namespace ampbench::history

@@ -1,0 +1,132 @@
+// The gate against history: identical runs pass, a slowdown needs a rerun to fail, a rerun that
+// does not repeat it passes, a change point resets what the history predicts.
+#include <gtest/gtest.h>
+
+#include "ampbench/history/history_check.h"
+#include "history_reports.h"
+#include "support/scratch_dir.h"
+
+namespace {
+
+using ampbench::history::check_against_history;
+using ampbench::history::HistoryCheckOptions;
+using ampbench::history::HistoryCheckResult;
+using ampbench::history::HistoryError;
+using ampbench::history::HistoryStore;
+using ampbench::history::HistoryVerdict;
+using ampbench::history::report_digest;
+using ampbench::history::RunMetadata;
+using ampbench::testing::history_run;
+using ampbench::testing::ScratchDir;
+
+class HistoryCheck : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    store_ = std::make_unique<HistoryStore>((dir_ / "h.sqlite").string(), HistoryStore::Access::kWrite);
+  }
+  void add_runs(int from, int to, double slowdown = 1.0) {
+    for (int run = from; run < to; ++run) {
+      const auto report = history_run(run, slowdown, "simple_cnn");
+      store_->add(report, report_digest(report), RunMetadata{});
+    }
+  }
+  HistoryCheckResult check(const ampbench::reports::Report& current,
+                           const ampbench::reports::Report* rerun = nullptr) const {
+    return check_against_history(*store_, current, rerun, "", HistoryCheckOptions{});
+  }
+  static HistoryVerdict verdict_of(const HistoryCheckResult& result, const std::string& cell) {
+    for (const auto& c : result.cells) {
+      if (c.cell == cell) return c.verdict;
+    }
+    ADD_FAILURE() << "no cell " << cell;
+    return HistoryVerdict::kNotCompared;
+  }
+  ScratchDir dir_;
+  std::unique_ptr<HistoryStore> store_;
+};
+
+constexpr const char* kSlow = "simple_cnn/bf16/cpu/default";
+constexpr const char* kSteady = "simple_net/fp32/cpu/default";
+
+TEST_F(HistoryCheck, AnIdenticalRunPasses) {
+  add_runs(0, 20);
+  const auto result = check(history_run(100));
+  EXPECT_TRUE(result.passed) << render_history_check_text(result);
+  EXPECT_EQ(verdict_of(result, kSlow), HistoryVerdict::kUnchanged);
+  EXPECT_NE(render_history_check_text(result).find("PASS: 0 of "), std::string::npos);
+}
+
+TEST_F(HistoryCheck, ASlowdownNeedsARerunAndFailsWhenTheRerunRepeatsIt) {
+  add_runs(0, 20);
+  const auto slow = history_run(100, 1.15, "simple_cnn");
+  const auto once = check(slow);
+  EXPECT_FALSE(once.passed);
+  EXPECT_EQ(once.regressed, 0);
+  EXPECT_EQ(verdict_of(once, kSlow), HistoryVerdict::kNeedsConfirmation);
+  EXPECT_EQ(verdict_of(once, kSteady), HistoryVerdict::kUnchanged);
+  EXPECT_NE(render_history_check_text(once).find("NEEDS CONFIRMATION"), std::string::npos);
+
+  const auto slow_again = history_run(101, 1.15, "simple_cnn");
+  const auto confirmed = check(slow, &slow_again);
+  EXPECT_EQ(verdict_of(confirmed, kSlow), HistoryVerdict::kRegressed);
+  EXPECT_GT(confirmed.regressed, 0);
+  EXPECT_NE(render_history_check_text(confirmed).find("step_time_per_probe +15.0% against the last 20 runs"),
+            std::string::npos)
+      << render_history_check_text(confirmed);
+
+  const auto fine_again = history_run(102);
+  const auto unconfirmed = check(slow, &fine_again);
+  EXPECT_TRUE(unconfirmed.passed);
+  EXPECT_NE(render_history_check_text(unconfirmed).find("not confirmed by the rerun"), std::string::npos);
+}
+
+TEST_F(HistoryCheck, AFasterRunIsAnImprovementAndPasses) {
+  add_runs(0, 20);
+  const auto result = check(history_run(100, 0.85, "simple_cnn"));
+  EXPECT_TRUE(result.passed);
+  EXPECT_EQ(verdict_of(result, kSlow), HistoryVerdict::kImproved);
+}
+
+TEST_F(HistoryCheck, TheHistoryStartsAgainAtAChangePoint) {
+  add_runs(0, 20);
+  add_runs(20, 30, 1.08);  // a change point at run 21
+  EXPECT_TRUE(check(history_run(100, 1.08, "simple_cnn")).passed);
+  EXPECT_EQ(verdict_of(check(history_run(100, 1.0, "simple_cnn")), kSlow), HistoryVerdict::kImproved);
+}
+
+TEST_F(HistoryCheck, TooFewRunsAreNotCompared) {
+  add_runs(0, 3);
+  const auto result = check(history_run(100, 1.5, "simple_cnn"));
+  EXPECT_TRUE(result.passed);
+  EXPECT_EQ(verdict_of(result, kSlow), HistoryVerdict::kNotCompared);
+}
+
+TEST_F(HistoryCheck, MemoryGrowthAndAFailedCellWouldRegress) {
+  add_runs(0, 10);
+  auto report = history_run(100);
+  for (auto& cell : report.cells) {
+    if (cell.workload == "simple_net" && cell.mode == "fp32") cell.memory.peak_tensor_bytes *= 2;
+    if (cell.workload == "simple_cnn" && cell.mode == "bf16") cell.status = ampbench::reports::CellStatus::kFailed;
+  }
+  const auto result = check(report);
+  EXPECT_EQ(verdict_of(result, kSteady), HistoryVerdict::kNeedsConfirmation);
+  EXPECT_EQ(verdict_of(result, kSlow), HistoryVerdict::kNeedsConfirmation);
+  EXPECT_NE(render_history_check_text(result).find("peak tensor memory +100.0%"), std::string::npos);
+}
+
+TEST_F(HistoryCheck, TheRunJudgedIsNotItsOwnHistory) {
+  add_runs(0, 4);
+  const auto report = history_run(4);
+  store_->add(report, report_digest(report), RunMetadata{});
+  // Five runs stored, but the fifth is the one judged: four remain, under the five needed.
+  EXPECT_EQ(verdict_of(check(report), kSlow), HistoryVerdict::kNotCompared);
+  EXPECT_EQ(verdict_of(check(history_run(5)), kSlow), HistoryVerdict::kUnchanged);
+}
+
+TEST_F(HistoryCheck, AnUnknownTestbedIsAnError) {
+  auto other = history_run(0);
+  other.environment.threads = 64;
+  EXPECT_THROW((void)check(other), HistoryError);
+}
+
+}  // namespace
