@@ -1,7 +1,8 @@
-// `ampbench history add|check|show|export|import`: every run kept in a database (SQLite, --db or
+// `ampbench history add|check|show|bisect|export|import`: every run kept in a database (SQLite, --db or
 // $AMPBENCH_HISTORY_DB), compared only within its testbed, with the change points found in each
 // cell's series, and the CI gate against that history (exit 1 regressed, 4 needs a rerun). A
 // report or database that cannot be used is an error naming it, exit 2, and nothing stored.
+#include <algorithm>
 #include <fstream>
 #include <iomanip>
 #include <memory>
@@ -41,6 +42,8 @@ struct HistoryFlags {
   std::string max_memory_growth = "5%";
   std::string alpha = "0.01";
   std::string markdown;
+  std::int64_t before_run = 0;                 // 0: not bisecting
+  std::string figure = "step_time_per_probe";  // bisect
 };
 
 std::string database(const HistoryFlags& flags) {
@@ -237,6 +240,9 @@ int check(const HistoryFlags& flags) {
   options.max_slowdown = parse_fraction(flags.max_slowdown, "--max-slowdown");
   options.max_memory_growth = parse_fraction(flags.max_memory_growth, "--max-memory-growth");
   options.alpha = parse_number_in(flags.alpha, "--alpha", 0.0, 0.5);
+  options.cell = flags.cell;
+  if (flags.before_run < 0) throw UsageError("--before-run: must be a run id, got " + std::to_string(flags.before_run));
+  if (flags.before_run > 0) options.before_run = flags.before_run;
   if (options.min_runs < 2) throw UsageError("--min-runs: must be at least 2, got " + std::to_string(flags.min_runs));
   if (options.window < options.min_runs) throw UsageError("--window: must be at least --min-runs");
   const auto current = load_report_input(flags.current, "history check");
@@ -249,6 +255,54 @@ int check(const HistoryFlags& flags) {
   print_to_stdout(history::render_history_check_text(result));
   if (result.regressed > 0) return kExitRegression;
   return result.needs_confirmation > 0 ? kExitNeedsConfirmation : kExitSuccess;
+}
+
+// The testbed a command about one cell means: --testbed, else the only testbed that has the cell.
+history::TestbedRow testbed_with_cell(const history::HistoryStore& store, const HistoryFlags& flags) {
+  if (!flags.testbed.empty()) {
+    const auto row = store.testbed_named(flags.testbed);
+    if (!row) throw UsageError("--testbed: no testbed '" + flags.testbed + "' in " + database(flags));
+    return *row;
+  }
+  std::vector<history::TestbedRow> holding;
+  for (const auto& row : store.testbeds()) {
+    const auto cells = store.cells(row.id);
+    if (std::find(cells.begin(), cells.end(), flags.cell) != cells.end()) holding.push_back(row);
+  }
+  if (holding.empty()) throw UsageError("--cell: no cell '" + flags.cell + "' in " + database(flags));
+  if (holding.size() > 1) {
+    throw UsageError("--testbed: " + std::to_string(holding.size()) + " testbeds have " + flags.cell + " (e.g. " +
+                     holding[0].testbed.name + "); name one");
+  }
+  return holding[0];
+}
+
+// The commit range of each change point of one series, and how to bisect it (docs/ci.md).
+int bisect(const HistoryFlags& flags) {
+  const auto figure = history::figure_named(flags.figure);
+  if (!figure) throw UsageError("--figure: unknown figure '" + flags.figure + "'");
+  const history::HistoryStore store(database(flags), history::HistoryStore::Access::kRead);
+  const auto testbed = testbed_with_cell(store, flags);
+  const auto entries = store.series(testbed.id, flags.cell, *figure);
+  const auto changes = store.change_points(testbed.id, flags.cell, *figure);
+  if (changes.empty()) {
+    print_to_stdout("no change point in " + flags.cell + " " + flags.figure + " (" + std::to_string(entries.size()) +
+                    " runs of testbed " + testbed.testbed.name + ")\n");
+    return kExitSuccess;
+  }
+  std::string out;
+  for (const auto& change : changes) {
+    const auto good = commit_of(entries, change.previous_run);
+    const auto bad = commit_of(entries, change.run_id);
+    out += flags.cell + " " + flags.figure + ": change point at run " + std::to_string(change.run_id) + ", " +
+           describe_change(*figure, change.change) + "\n  between commit " + good + " (run " +
+           std::to_string(change.previous_run) + ", the last before) and " + bad + " (run " +
+           std::to_string(change.run_id) + ")\n  git bisect start " + bad + " " + good +
+           "\n  git bisect run scripts/history-bisect-step --judge JUDGE --db " + database(flags) + " --testbed " +
+           testbed.testbed.name + " --cell " + flags.cell + " --before-run " + std::to_string(change.run_id) + "\n";
+  }
+  print_to_stdout(out);
+  return kExitSuccess;
 }
 
 int with_history_errors_as_usage_errors(const std::function<int()>& body) {
@@ -321,10 +375,22 @@ Action add_history_command(CLI::App& app) {
       ->capture_default_str();
   check_command->add_option("--alpha", flags->alpha, "Significance level of the step-time test")->capture_default_str();
   check_command->add_option("--md", flags->markdown, "Also write the verdicts as Markdown to FILE");
+  check_command->add_option("--cell", flags->cell, "Judge only this cell");
+  check_command->add_option("--before-run", flags->before_run,
+                            "Judge against the runs before this run id (bisecting the change point there)");
 
-  return [flags, add_command, show_command, export_command, check_command] {
+  auto* bisect_command =
+      history->add_subcommand("bisect", "Print the commit range of a series' change points and how to bisect it");
+  bisect_command->add_option("--cell", flags->cell, "The cell (workload/mode/device/preset)")->required();
+  bisect_command->add_option("--figure", flags->figure, "The figure whose change points to print")
+      ->capture_default_str();
+  bisect_command->add_option("--testbed", flags->testbed, "The testbed (default: the only one with the cell)");
+  add_db_option(*bisect_command, *flags);
+
+  return [flags, add_command, show_command, export_command, check_command, bisect_command] {
     return with_history_errors_as_usage_errors([&] {
       if (add_command->parsed()) return add(*flags);
+      if (bisect_command->parsed()) return bisect(*flags);
       if (check_command->parsed()) return check(*flags);
       if (show_command->parsed()) return show(*flags);
       if (export_command->parsed()) return export_runs(*flags);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -27,17 +28,32 @@ double log_variance(const FigureValue& value) {
   return sd * sd;
 }
 
-// The history a figure of a cell is judged against: the runs since its last change point, at most
-// `window` of them, without the runs being judged.
-std::vector<FigureValue> segment(const HistoryStore& store, std::int64_t testbed, const std::string& cell,
-                                 Figure figure, const std::set<std::int64_t>& excluded, std::size_t window) {
-  const auto changes = store.change_points(testbed, cell, figure);
-  const std::int64_t from = changes.empty() ? 0 : changes.back().run_id;
-  std::vector<FigureValue> values;
-  for (const auto& entry : store.series(testbed, cell, figure)) {
-    if (entry.run_id >= from && excluded.count(entry.run_id) == 0) values.push_back(entry.value);
+// Where a check looks: the testbed's runs, less those being judged, under the check's options.
+struct Scope {
+  std::int64_t testbed = 0;
+  std::set<std::int64_t> excluded;  // the runs being judged, when stored
+  const HistoryCheckOptions* options = nullptr;
+};
+
+// The history a figure of a cell is judged against: the runs since its last change point (before
+// options.before_run, when bisecting), at most options.window of them, without the runs judged.
+std::vector<FigureValue> segment(const HistoryStore& store, const Scope& scope, const std::string& cell,
+                                 Figure figure) {
+  const auto& options = *scope.options;
+  const auto until = options.before_run.value_or(std::numeric_limits<std::int64_t>::max());
+  std::int64_t from = 0;
+  for (const auto& change : store.change_points(scope.testbed, cell, figure)) {
+    if (change.run_id < until) from = change.run_id;
   }
-  if (values.size() > window) values.erase(values.begin(), values.end() - static_cast<std::ptrdiff_t>(window));
+  std::vector<FigureValue> values;
+  for (const auto& entry : store.series(scope.testbed, cell, figure)) {
+    if (entry.run_id >= from && entry.run_id < until && scope.excluded.count(entry.run_id) == 0) {
+      values.push_back(entry.value);
+    }
+  }
+  if (values.size() > options.window) {
+    values.erase(values.begin(), values.end() - static_cast<std::ptrdiff_t>(options.window));
+  }
   return values;
 }
 
@@ -102,16 +118,16 @@ void worsen(Judged& judged, HistoryVerdict verdict) {
   if (rank(verdict) > rank(judged.verdict)) judged.verdict = verdict;
 }
 
-void judge_time(const HistoryStore& store, std::int64_t testbed, const CellFigures& cell,
-                const std::set<std::int64_t>& excluded, const HistoryCheckOptions& options, Judged& judged) {
+void judge_time(const HistoryStore& store, const Scope& scope, const CellFigures& cell, Judged& judged) {
+  const auto& options = *scope.options;
   const auto raw = figure_of(cell, Figure::kStepTime);
   if (!raw) return;
-  const auto raw_history = segment(store, testbed, cell.cell, Figure::kStepTime, excluded, options.window);
+  const auto raw_history = segment(store, scope, cell.cell, Figure::kStepTime);
   auto primary_figure = Figure::kStepTime;
   auto primary = *raw;
   auto history = raw_history;
   if (const auto per_probe = figure_of(cell, Figure::kStepTimePerProbe)) {
-    auto probe_history = segment(store, testbed, cell.cell, Figure::kStepTimePerProbe, excluded, options.window);
+    auto probe_history = segment(store, scope, cell.cell, Figure::kStepTimePerProbe);
     if (probe_history.size() >= options.min_runs) {
       primary_figure = Figure::kStepTimePerProbe;
       primary = *per_probe;
@@ -145,11 +161,11 @@ void judge_time(const HistoryStore& store, std::int64_t testbed, const CellFigur
   }
 }
 
-Judged judge_cell(const HistoryStore& store, std::int64_t testbed, const CellFigures& cell,
-                  const std::set<std::int64_t>& excluded, const HistoryCheckOptions& options) {
+Judged judge_cell(const HistoryStore& store, const Scope& scope, const CellFigures& cell) {
+  const auto& options = *scope.options;
   Judged judged;
   if (cell.status != reports::CellStatus::kOk) {
-    const auto ran = segment(store, testbed, cell.cell, Figure::kStepTime, excluded, options.window);
+    const auto ran = segment(store, scope, cell.cell, Figure::kStepTime);
     judged.history_runs = ran.size();
     if (ran.empty()) {
       judged.verdict = HistoryVerdict::kNotCompared;
@@ -160,9 +176,9 @@ Judged judge_cell(const HistoryStore& store, std::int64_t testbed, const CellFig
     }
     return judged;
   }
-  judge_time(store, testbed, cell, excluded, options, judged);
+  judge_time(store, scope, cell, judged);
   if (const auto memory = figure_of(cell, Figure::kPeakTensorBytes)) {
-    const auto history = segment(store, testbed, cell.cell, Figure::kPeakTensorBytes, excluded, options.window);
+    const auto history = segment(store, scope, cell.cell, Figure::kPeakTensorBytes);
     if (!history.empty()) {
       std::vector<double> values;
       for (const auto& run : history) values.push_back(run.value);
@@ -175,7 +191,7 @@ Judged judge_cell(const HistoryStore& store, std::int64_t testbed, const CellFig
   }
   if (const auto divergence = figure_of(cell, Figure::kDivergenceRatio);
       divergence && divergence->value > kDivergedRatio) {
-    const auto history = segment(store, testbed, cell.cell, Figure::kDivergenceRatio, excluded, options.window);
+    const auto history = segment(store, scope, cell.cell, Figure::kDivergenceRatio);
     const bool ever =
         std::any_of(history.begin(), history.end(), [](const FigureValue& run) { return run.value > kDivergedRatio; });
     if (!history.empty() && !ever) {
@@ -237,18 +253,23 @@ HistoryCheckResult check_against_history(const HistoryStore& store, const report
   if (!row || row->runs == 0) {
     throw HistoryError("no runs of testbed " + result.testbed.name + " in the history (history add stores some)");
   }
-  std::set<std::int64_t> excluded;
+  Scope scope{row->id, {}, &options};
   for (const auto* report : {&current, rerun}) {
     if (report == nullptr) continue;
-    if (const auto stored = store.run_with_digest(report_digest(*report))) excluded.insert(*stored);
+    if (const auto stored = store.run_with_digest(report_digest(*report))) scope.excluded.insert(*stored);
   }
+  const auto judged_here = [&options](const CellFigures& cell) {
+    return options.cell.empty() || cell.cell == options.cell;
+  };
   std::map<std::string, Judged> rerun_verdicts;
   if (rerun != nullptr) {
-    for (const auto& cell : run_figures(*rerun))
-      rerun_verdicts[cell.cell] = judge_cell(store, row->id, cell, excluded, options);
+    for (const auto& cell : run_figures(*rerun)) {
+      if (judged_here(cell)) rerun_verdicts[cell.cell] = judge_cell(store, scope, cell);
+    }
   }
   for (const auto& cell : run_figures(current)) {
-    auto judged = judge_cell(store, row->id, cell, excluded, options);
+    if (!judged_here(cell)) continue;
+    auto judged = judge_cell(store, scope, cell);
     if (judged.verdict == HistoryVerdict::kRegressed) {
       const auto again = rerun_verdicts.find(cell.cell);
       if (rerun == nullptr) {
@@ -263,6 +284,9 @@ HistoryCheckResult check_against_history(const HistoryStore& store, const report
     result.regressed += judged.verdict == HistoryVerdict::kRegressed;
     result.needs_confirmation += judged.verdict == HistoryVerdict::kNeedsConfirmation;
     result.cells.push_back({cell.cell, judged.verdict, join(judged.reasons), judged.history_runs});
+  }
+  if (!options.cell.empty() && result.cells.empty()) {
+    throw HistoryError("the run has no cell " + options.cell);
   }
   result.passed = result.regressed == 0 && result.needs_confirmation == 0;
   return result;

@@ -123,6 +123,22 @@ TEST_F(HistoryCheck, TheRunJudgedIsNotItsOwnHistory) {
   EXPECT_EQ(verdict_of(check(history_run(5)), kSlow), HistoryVerdict::kUnchanged);
 }
 
+TEST_F(HistoryCheck, BisectingJudgesAgainstTheRunsBeforeTheChangePoint) {
+  add_runs(0, 20);
+  add_runs(20, 30, 1.08);  // a change point at run 21
+  HistoryCheckOptions options;
+  options.before_run = 21;
+  options.cell = kSlow;
+  const auto like_after = check_against_history(*store_, history_run(100, 1.08, "simple_cnn"), nullptr, "", options);
+  ASSERT_EQ(like_after.cells.size(), 1u);
+  EXPECT_EQ(like_after.cells[0].verdict, HistoryVerdict::kNeedsConfirmation);
+  EXPECT_EQ(like_after.cells[0].history_runs, 20u);
+  const auto like_before = check_against_history(*store_, history_run(100), nullptr, "", options);
+  EXPECT_EQ(like_before.cells[0].verdict, HistoryVerdict::kUnchanged);
+  options.cell = "no/such/cell/here";
+  EXPECT_THROW((void)check_against_history(*store_, history_run(100), nullptr, "", options), HistoryError);
+}
+
 TEST_F(HistoryCheck, AnUnknownTestbedIsAnError) {
   auto other = history_run(0);
   other.environment.threads = 64;

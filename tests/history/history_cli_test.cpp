@@ -159,6 +159,30 @@ TEST_F(HistoryCommand, CheckExitsZeroFourOrOneAndRefusesBadThresholds) {
                    "no runs of testbed gpu-runner-7");
 }
 
+TEST_F(HistoryCommand, BisectPrintsTheCommitRangeOfEachChangePoint) {
+  for (int run = 0; run < 12; ++run) {
+    const auto added = ampbench_cli(
+        {"history", "add", "--db", db(), "--commit", "c" + std::to_string(run), report(run, run >= 6 ? 1.15 : 1.0)});
+    ASSERT_EQ(added.exit_code, 0) << added.err;
+  }
+  const auto printed = ampbench_cli({"history", "bisect", "--db", db(), "--cell", "simple_cnn/bf16/cpu/default"});
+  ASSERT_EQ(printed.exit_code, 0) << printed.err;
+  EXPECT_NE(printed.out.find("change point at run 7, +15.0%"), std::string::npos) << printed.out;
+  EXPECT_NE(printed.out.find("between commit c5 (run 6, the last before) and c6 (run 7)"), std::string::npos)
+      << printed.out;
+  EXPECT_NE(printed.out.find("git bisect start c6 c5"), std::string::npos) << printed.out;
+  EXPECT_NE(printed.out.find("--before-run 7"), std::string::npos) << printed.out;
+  const auto none = ampbench_cli({"history", "bisect", "--db", db(), "--cell", "simple_net/fp32/cpu/default"});
+  EXPECT_EQ(none.exit_code, 0);
+  EXPECT_NE(none.out.find("no change point in simple_net/fp32/cpu/default"), std::string::npos) << none.out;
+  expect_bad_input(ampbench_cli({"history", "bisect", "--db", db(), "--cell", "x/y/z/w"}), "--cell: no cell 'x/y/z/w'");
+  expect_bad_input(
+      ampbench_cli({"history", "bisect", "--db", db(), "--cell", "simple_cnn/bf16/cpu/default", "--figure", "speed"}),
+      "--figure: unknown figure 'speed'");
+  expect_bad_input(ampbench_cli({"history", "check", report(30), "--db", db(), "--cell", "x/y/z/w"}),
+                   "the run has no cell x/y/z/w");
+}
+
 TEST_F(HistoryCommand, TheDatabaseComesFromTheEnvironmentWhenNotGiven) {
   setenv("AMPBENCH_HISTORY_DB", db().c_str(), 1);
   const auto added = ampbench_cli({"history", "add", report(0)});

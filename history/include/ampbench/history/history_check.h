@@ -31,6 +31,10 @@ struct HistoryCheckOptions {
   double max_slowdown = 0.05;  // of the time figure
   double max_memory_growth = 0.05;
   double alpha = 0.01;
+  // Bisecting: judge against the runs before this one (and since the change point before it), so
+  // that a commit is "regressed" when it measures like the runs after the change point.
+  std::optional<std::int64_t> before_run;
+  std::string cell;  // judge only this cell; empty: every cell
 };
 
 // "unchanged", "improved", "inconclusive", "regressed", "needs confirmation", "not compared".
