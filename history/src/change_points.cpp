@@ -10,10 +10,6 @@
 namespace ampbench::history {
 namespace {
 
-// The 95% z half-width: a run's interval (ci_low, ci_high) is read as value +- 1.96 sd. Runs report
-// t intervals over few replicates, so this overstates their variance a little: conservative.
-constexpr double kZ95 = 1.959963984540054;
-
 struct Transformed {
   std::vector<double> x;         // log(value) for relative figures, the value for absolute ones
   std::vector<double> variance;  // each run's own variance on that scale, from its interval
@@ -29,14 +25,7 @@ Transformed transform(const std::vector<SeriesPoint>& series, ChangeScale scale)
                                   (relative ? " positive" : "") + " value");
     }
     out.x.push_back(relative ? std::log(point.value) : point.value);
-    // An interval that is unbounded or reaches 0 on a log scale tells no variance: none is assumed.
-    const bool usable = std::isfinite(point.ci_low) && std::isfinite(point.ci_high) && point.ci_low <= point.ci_high &&
-                        (!relative || point.ci_low > 0);
-    const double sd =
-        !usable ? 0.0
-                : ((relative ? std::log(point.ci_high) - std::log(point.ci_low) : point.ci_high - point.ci_low) / 2.0 /
-                   kZ95);
-    out.variance.push_back(sd * sd);
+    out.variance.push_back(own_variance(point, scale));
   }
   return out;
 }
@@ -147,6 +136,17 @@ void split(const Transformed& data, std::size_t begin, std::size_t end, const Ch
 }
 
 }  // namespace
+
+double own_variance(const SeriesPoint& point, ChangeScale scale) {
+  constexpr double kZ95 = 1.959963984540054;
+  const bool relative = scale == ChangeScale::kRelative;
+  const bool usable = std::isfinite(point.ci_low) && std::isfinite(point.ci_high) && point.ci_low <= point.ci_high &&
+                      (!relative || point.ci_low > 0);
+  if (!usable) return 0.0;
+  const double width = relative ? std::log(point.ci_high) - std::log(point.ci_low) : point.ci_high - point.ci_low;
+  const double sd = width / 2.0 / kZ95;
+  return sd * sd;
+}
 
 ChangePoint test_split(const std::vector<SeriesPoint>& series, std::size_t begin, std::size_t split_at, std::size_t end,
                        ChangeScale scale) {

@@ -13,8 +13,7 @@
 namespace ampbench::history {
 namespace {
 
-constexpr double kZ95 = 1.959963984540054;  // a run's interval read as value +- 1.96 sd
-constexpr double kDivergedRatio = 3.0;      // reports' kFloorMultiple: "diverged" above it
+constexpr double kDivergedRatio = 3.0;  // reports' kFloorMultiple: "diverged" above it
 
 std::string percent(double fraction) {
   std::ostringstream text;
@@ -23,9 +22,7 @@ std::string percent(double fraction) {
 }
 
 double log_variance(const FigureValue& value) {
-  if (!(value.ci_low > 0) || !std::isfinite(value.ci_high) || value.ci_high < value.ci_low) return 0.0;
-  const double sd = (std::log(value.ci_high) - std::log(value.ci_low)) / 2.0 / kZ95;
-  return sd * sd;
+  return own_variance({value.value, value.ci_low, value.ci_high}, ChangeScale::kRelative);
 }
 
 // Where a check looks: the testbed's runs, less those being judged, under the check's options.

@@ -49,6 +49,12 @@ struct ChangePoint {
   double after = 0.0;
 };
 
+// A run's own variance on the figure's scale (logs for relative figures), reading its 95% interval
+// as value +- 1.96 sd. Runs report t intervals over few replicates, so this overstates their
+// variance a little: conservative. 0 where the interval is unbounded, inverted, or reaches 0 on a
+// log scale: it then tells no variance.
+[[nodiscard]] double own_variance(const SeriesPoint& point, ChangeScale scale);
+
 // Throws std::invalid_argument for a relative series with a value that is not finite and positive,
 // or an absolute one with a value that is not finite, or options out of range.
 [[nodiscard]] std::vector<ChangePoint> find_change_points(const std::vector<SeriesPoint>& series,
