@@ -47,7 +47,14 @@ struct HistoryFlags {
 };
 
 std::string database(const HistoryFlags& flags) {
-  return flags.db.empty() ? history::default_history_path() : flags.db;
+  const auto path = flags.db.empty() ? history::default_history_path() : flags.db;
+  // Not a file name that SQLite should create: a fleet's shared server, which this build cannot reach.
+  if (path.rfind("postgresql://", 0) == 0 || path.rfind("postgres://", 0) == 0) {
+    throw UsageError("--db: '" + path +
+                     "': this ampbench keeps its history in SQLite files only (PostgreSQL is "
+                     "not built yet)");
+  }
+  return path;
 }
 
 std::string percent(double fraction) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -139,12 +140,21 @@ void split(const Transformed& data, std::size_t begin, std::size_t end, const Ch
 
 double own_variance(const SeriesPoint& point, ChangeScale scale) {
   constexpr double kZ95 = 1.959963984540054;
+  // The critical value is found by bisection on the t distribution: cached per draw count, since a
+  // store's runs mostly share one (the replicates), and an add tests every point of every series.
+  thread_local std::map<std::int64_t, double> critical_values;
+  double critical = kZ95;
+  if (point.draws >= 2) {
+    auto [found, inserted] = critical_values.try_emplace(point.draws, 0.0);
+    if (inserted) found->second = reports::student_t_critical(0.05, static_cast<double>(point.draws - 1));
+    critical = found->second;
+  }
   const bool relative = scale == ChangeScale::kRelative;
   const bool usable = std::isfinite(point.ci_low) && std::isfinite(point.ci_high) && point.ci_low <= point.ci_high &&
                       (!relative || point.ci_low > 0);
   if (!usable) return 0.0;
   const double width = relative ? std::log(point.ci_high) - std::log(point.ci_low) : point.ci_high - point.ci_low;
-  const double sd = width / 2.0 / kZ95;
+  const double sd = width / 2.0 / critical;
   return sd * sd;
 }
 

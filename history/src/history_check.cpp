@@ -21,9 +21,7 @@ std::string percent(double fraction) {
   return text.str();
 }
 
-double log_variance(const FigureValue& value) {
-  return own_variance({value.value, value.ci_low, value.ci_high}, ChangeScale::kRelative);
-}
+double log_variance(const FigureValue& value) { return own_variance(value, ChangeScale::kRelative); }
 
 // Where a check looks: the testbed's runs, less those being judged, under the check's options.
 struct Scope {
@@ -43,10 +41,9 @@ std::vector<FigureValue> segment(const HistoryStore& store, const Scope& scope, 
     if (change.run_id < until) from = change.run_id;
   }
   std::vector<FigureValue> values;
-  for (const auto& entry : store.series(scope.testbed, cell, figure)) {
-    if (entry.run_id >= from && entry.run_id < until && scope.excluded.count(entry.run_id) == 0) {
-      values.push_back(entry.value);
-    }
+  for (const auto& entry :
+       store.series(scope.testbed, cell, figure, from, until, options.window + scope.excluded.size())) {
+    if (scope.excluded.count(entry.run_id) == 0) values.push_back(entry.value);
   }
   if (values.size() > options.window) {
     values.erase(values.begin(), values.end() - static_cast<std::ptrdiff_t>(options.window));

@@ -40,7 +40,8 @@ CREATE TABLE run_cells (run_id INTEGER NOT NULL REFERENCES runs(id), cell_id INT
                         status TEXT NOT NULL, PRIMARY KEY (run_id, cell_id)) WITHOUT ROWID;
 CREATE TABLE figures (testbed_id INTEGER NOT NULL, cell_id INTEGER NOT NULL, figure TEXT NOT NULL,
                       run_id INTEGER NOT NULL REFERENCES runs(id), value REAL NOT NULL, ci_low REAL NOT NULL,
-                      ci_high REAL NOT NULL, PRIMARY KEY (testbed_id, cell_id, figure, run_id)) WITHOUT ROWID;
+                      ci_high REAL NOT NULL, draws INTEGER NOT NULL,
+                      PRIMARY KEY (testbed_id, cell_id, figure, run_id)) WITHOUT ROWID;
 CREATE TABLE change_points (testbed_id INTEGER NOT NULL, cell_id INTEGER NOT NULL, figure TEXT NOT NULL,
                             run_id INTEGER NOT NULL, previous_run INTEGER NOT NULL, found_at_run INTEGER NOT NULL,
                             magnitude REAL NOT NULL, p_value REAL NOT NULL, before REAL NOT NULL,
@@ -187,8 +188,8 @@ struct HistoryStore::Impl {
     added.run_id = db.last_insert_id();
     Statement insert_cell(db, "INSERT INTO run_cells (run_id, cell_id, status) VALUES (?1, ?2, ?3)");
     Statement insert_figure(db,
-                            "INSERT INTO figures (testbed_id, cell_id, figure, run_id, value, ci_low, ci_high) "
-                            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+                            "INSERT INTO figures (testbed_id, cell_id, figure, run_id, value, ci_low, ci_high, draws) "
+                            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
     for (const auto& cell : run.cells) {
       const auto cell_id = id_of("cells", cell.cell);
       insert_cell.bind(1, added.run_id).bind(2, cell_id).bind(3, std::string(reports::to_string(cell.status))).step();
@@ -201,6 +202,7 @@ struct HistoryStore::Impl {
             .bind(5, value.value)
             .bind(6, value.ci_low)
             .bind(7, value.ci_high)
+            .bind(8, value.draws)
             .step();
         insert_figure.reset();
         for (auto& change : new_change_points(testbed, cell_id, figure, added.run_id)) {
@@ -221,10 +223,11 @@ struct HistoryStore::Impl {
                    "AND figure = ?3");
     last.bind(1, testbed).bind(2, cell_id).bind(3, std::string(to_string(figure))).step();
     const auto open_from = last.integer(0);
-    Statement segment(db,
-                      "SELECT run_id, value, ci_low, ci_high FROM (SELECT run_id, value, ci_low, ci_high FROM figures "
-                      "WHERE testbed_id = ?1 AND cell_id = ?2 AND figure = ?3 AND run_id >= ?4 "
-                      "ORDER BY run_id DESC LIMIT ?5) ORDER BY run_id");
+    Statement segment(
+        db,
+        "SELECT run_id, value, ci_low, ci_high, draws FROM (SELECT run_id, value, ci_low, ci_high, draws FROM figures "
+        "WHERE testbed_id = ?1 AND cell_id = ?2 AND figure = ?3 AND run_id >= ?4 "
+        "ORDER BY run_id DESC LIMIT ?5) ORDER BY run_id");
     segment.bind(1, testbed)
         .bind(2, cell_id)
         .bind(3, std::string(to_string(figure)))
@@ -234,7 +237,7 @@ struct HistoryStore::Impl {
     std::vector<SeriesPoint> points;
     while (segment.step()) {
       runs.push_back(segment.integer(0));
-      points.push_back({segment.real(1), segment.real(2), segment.real(3)});
+      points.push_back({segment.real(1), segment.real(2), segment.real(3), segment.integer(4)});
     }
     std::vector<StoredChangePoint> found;
     for (const auto& change : find_change_points(points, change_point_options(figure))) {
@@ -315,16 +318,24 @@ std::vector<std::string> HistoryStore::cells(std::int64_t testbed_id) const {
   return out;
 }
 
-std::vector<SeriesEntry> HistoryStore::series(std::int64_t testbed_id, const std::string& cell, Figure figure) const {
+std::vector<SeriesEntry> HistoryStore::series(std::int64_t testbed_id, const std::string& cell, Figure figure,
+                                              std::int64_t from_run, std::int64_t before_run, std::size_t last) const {
+  // The newest `last` first (LIMIT -1 is no limit), then put back in order.
   Statement rows(impl_->db,
-                 "SELECT f.run_id, r.commit_sha, r.branch, r.started_utc, f.value, f.ci_low, f.ci_high FROM figures f "
-                 "JOIN runs r ON r.id = f.run_id WHERE f.testbed_id = ?1 AND f.figure = ?3 AND f.cell_id = "
-                 "(SELECT id FROM cells WHERE name = ?2) ORDER BY f.run_id");
-  rows.bind(1, testbed_id).bind(2, cell).bind(3, std::string(to_string(figure)));
+                 "SELECT * FROM (SELECT f.run_id, r.commit_sha, r.branch, r.started_utc, f.value, f.ci_low, f.ci_high, "
+                 "f.draws FROM figures f JOIN runs r ON r.id = f.run_id WHERE f.testbed_id = ?1 AND f.figure = ?3 AND "
+                 "f.cell_id = (SELECT id FROM cells WHERE name = ?2) AND f.run_id >= ?4 AND f.run_id < ?5 "
+                 "ORDER BY f.run_id DESC LIMIT ?6) ORDER BY 1");
+  rows.bind(1, testbed_id)
+      .bind(2, cell)
+      .bind(3, std::string(to_string(figure)))
+      .bind(4, from_run)
+      .bind(5, before_run)
+      .bind(6, last == 0 ? std::int64_t{-1} : static_cast<std::int64_t>(last));
   std::vector<SeriesEntry> out;
   while (rows.step()) {
     out.push_back({rows.integer(0), rows.text(1), rows.text(2), rows.text(3),
-                   FigureValue{rows.real(4), rows.real(5), rows.real(6)}});
+                   FigureValue{rows.real(4), rows.real(5), rows.real(6), rows.integer(7)}});
   }
   return out;
 }
@@ -357,7 +368,7 @@ std::string HistoryStore::export_jsonl() const {
   Statement cells(db,
                   "SELECT c.id, c.name, rc.status FROM run_cells rc JOIN cells c ON c.id = rc.cell_id "
                   "WHERE rc.run_id = ?1 ORDER BY c.name");
-  Statement figures(db, "SELECT figure, value, ci_low, ci_high FROM figures WHERE run_id = ?1 AND cell_id = ?2");
+  Statement figures(db, "SELECT figure, value, ci_low, ci_high, draws FROM figures WHERE run_id = ?1 AND cell_id = ?2");
   std::string out;
   while (runs.step()) {
     json line = {
@@ -377,7 +388,8 @@ std::string HistoryStore::export_jsonl() const {
       json cell = {{"cell", cells.text(1)}, {"status", cells.text(2)}, {"figures", json::object()}};
       figures.bind(1, runs.integer(0)).bind(2, cells.integer(0));
       while (figures.step()) {
-        cell["figures"][figures.text(0)] = json::array({figures.real(1), figures.real(2), figures.real(3)});
+        cell["figures"][figures.text(0)] =
+            json::array({figures.real(1), figures.real(2), figures.real(3), figures.integer(4)});
       }
       figures.reset();
       line["cells"].push_back(std::move(cell));
@@ -428,8 +440,8 @@ StoredRun parse_exported_run(const std::string& text, const std::string& where) 
       for (const auto& [name, value] : cell.at("figures").items()) {
         const auto figure = figure_named(name);
         if (!figure) throw HistoryError(where + ": cells: unknown figure '" + name + "'");
-        figures.figures.emplace_back(
-            *figure, FigureValue{value.at(0).get<double>(), value.at(1).get<double>(), value.at(2).get<double>()});
+        figures.figures.emplace_back(*figure, FigureValue{value.at(0).get<double>(), value.at(1).get<double>(),
+                                                          value.at(2).get<double>(), value.at(3).get<std::int64_t>()});
       }
       run.cells.push_back(std::move(figures));
     }

@@ -1,6 +1,9 @@
 #include "ampbench/history/run_figures.h"
 
+#include <set>
+
 #include "ampbench/reports/compare.h"
+#include "ampbench/reports/derived_figures.h"
 #include "ampbench/reports/stats.h"
 
 namespace ampbench::history {
@@ -8,20 +11,56 @@ namespace {
 
 FigureValue point(double value) { return {value, value, value}; }
 
-FigureValue from_estimate(const reports::RoundEstimate& estimate) {
-  return {estimate.value, estimate.ci_low, estimate.ci_high};
+// How many independent draws an estimate over these rounds is over: its worker processes when
+// there were several (summarize_rounds reduces to one value each), else its rounds.
+std::int64_t draws_of(const std::vector<std::int64_t>& replicate, std::size_t rounds) {
+  const auto replicates = std::set<std::int64_t>(replicate.begin(), replicate.end()).size();
+  return static_cast<std::int64_t>(replicates >= 2 ? replicates : rounds);
 }
 
-std::optional<FigureValue> step_time_per_probe(const reports::CellResult& cell) {
-  if (!cell.rounds || cell.rounds->probe_s.empty() || cell.rounds->step_time_s.empty()) return std::nullopt;
+FigureValue from_estimate(const reports::RoundEstimate& estimate, std::int64_t draws) {
+  return {estimate.value, estimate.ci_low, estimate.ci_high, draws};
+}
+
+// A cell's rounds over the machine's usual state: those its report's speedup keeps (a round whose
+// probe took over slow_machine_factor times the usual probe time ran in the host's slower state).
+// Over 30 identical runs on a shared 2-core host this took the between-run spread of the per-probe
+// step time from 1.1-7.6% to 0.9-3.9% (docs/performance.md, "Performance history").
+struct UsualRounds {
+  std::vector<double> step_time_s;
+  std::vector<double> per_probe;
+  std::vector<std::int64_t> replicate;
+};
+
+UsualRounds usual_rounds(const reports::Report& report, const reports::CellResult& cell) {
   const auto& rounds = *cell.rounds;
-  return from_estimate(reports::summarize_rounds(reports::per_probe_step_times(rounds), rounds.round_replicate));
+  const auto left_out = reports::rounds_left_out_of_usual_state(report, cell);
+  UsualRounds kept;
+  for (std::size_t round = 0; round < rounds.step_time_s.size(); ++round) {
+    if (round < left_out.size() && left_out[round]) continue;
+    kept.step_time_s.push_back(rounds.step_time_s[round]);
+    if (!rounds.probe_s.empty()) kept.per_probe.push_back(rounds.step_time_s[round] / rounds.probe_s[round]);
+    if (!rounds.round_replicate.empty()) kept.replicate.push_back(rounds.round_replicate[round]);
+  }
+  return kept;
 }
 
-FigureValue step_time(const reports::CellResult& cell) {
-  if (cell.rounds && cell.rounds->step_time.rounds > 0) return from_estimate(cell.rounds->step_time);
-  const auto& summary = cell.throughput.step_time_s;
-  return {summary.median, summary.ci_low, summary.ci_high};
+void add_time_figures(const reports::Report& report, const reports::CellResult& cell, CellFigures& figures) {
+  if (!cell.rounds || cell.rounds->step_time_s.empty()) {
+    const auto& summary = cell.throughput.step_time_s;
+    figures.figures.emplace_back(Figure::kStepTime,
+                                 FigureValue{summary.median, summary.ci_low, summary.ci_high, summary.count});
+    return;
+  }
+  const auto kept = usual_rounds(report, cell);
+  if (!kept.per_probe.empty()) {
+    figures.figures.emplace_back(Figure::kStepTimePerProbe,
+                                 from_estimate(reports::summarize_rounds(kept.per_probe, kept.replicate),
+                                               draws_of(kept.replicate, kept.per_probe.size())));
+  }
+  figures.figures.emplace_back(Figure::kStepTime,
+                               from_estimate(reports::summarize_rounds(kept.step_time_s, kept.replicate),
+                                             draws_of(kept.replicate, kept.step_time_s.size())));
 }
 
 }  // namespace
@@ -60,12 +99,13 @@ std::vector<CellFigures> run_figures(const reports::Report& report) {
   for (const auto& cell : report.cells) {
     CellFigures figures{reports::key_of(cell).label(), cell.status, {}};
     if (cell.status == reports::CellStatus::kOk && !cell.step_times_s.empty()) {
-      if (auto per_probe = step_time_per_probe(cell))
-        figures.figures.emplace_back(Figure::kStepTimePerProbe, *per_probe);
-      figures.figures.emplace_back(Figure::kStepTime, step_time(cell));
+      add_time_figures(report, cell, figures);
       if (cell.speedup_vs_fp32) {
         const auto& speedup = *cell.speedup_vs_fp32;
-        figures.figures.emplace_back(Figure::kSpeedup, FigureValue{speedup.value, speedup.ci_low, speedup.ci_high});
+        // Paired rounds, reduced per worker process as the step times are.
+        const auto draws = cell.rounds ? draws_of(cell.rounds->round_replicate, cell.rounds->step_time_s.size()) : 0;
+        figures.figures.emplace_back(Figure::kSpeedup,
+                                     FigureValue{speedup.value, speedup.ci_low, speedup.ci_high, draws});
       }
       if (cell.memory.peak_tensor_bytes > 0) {  // 0: not measured
         figures.figures.emplace_back(Figure::kPeakTensorBytes,

@@ -123,6 +123,10 @@ const CellResult* reference_cell(const Report& report, const CellResult& cell) {
   return found == report.cells.end() ? nullptr : &*found;
 }
 
+std::vector<bool> rounds_left_out_of_usual_state(const Report& report, const CellResult& cell) {
+  return detail::rounds_left_out(detail::slow_machine_rounds(report, cell));
+}
+
 void relate_to_fp32(Report& report) {
   const auto left_out = mark_slow_machine_rounds(report);
   relate_to_one_rank(report, left_out);

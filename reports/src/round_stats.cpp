@@ -139,4 +139,8 @@ double student_t_p_value(double t, double degrees_of_freedom) {
   return detail::student_t_two_sided_p(t, degrees_of_freedom);
 }
 
+double student_t_critical(double two_sided_p, double degrees_of_freedom) {
+  return detail::student_t_critical_value(two_sided_p, degrees_of_freedom);
+}
+
 }  // namespace ampbench::reports

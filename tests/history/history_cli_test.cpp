@@ -118,6 +118,8 @@ TEST_F(HistoryCommand, BadInputIsRefusedAndNothingIsStored) {
   expect_bad_input(ampbench_cli({"history", "show", "--db", db(), "--testbed", "nowhere"}), "--testbed: no testbed");
   expect_bad_input(ampbench_cli({"history", "import", (dir_ / "none.jsonl").string(), "--db", db()}), "none.jsonl");
   expect_bad_input(ampbench_cli({"history"}), "history");
+  expect_bad_input(ampbench_cli({"history", "add", "--db", "postgresql://ci-db.example/history", good}),
+                   "--db: 'postgresql://ci-db.example/history'");
 
   // A database of a newer schema, or not ampbench's: named, and left as it was.
   sqlite3* handle = nullptr;

@@ -35,11 +35,8 @@ struct ChangePointOptions {
   ChangeScale scale = ChangeScale::kRelative;
 };
 
-struct SeriesPoint {
-  double value = 0.0;
-  double ci_low = 0.0;
-  double ci_high = 0.0;
-};
+// A run's value with its own interval (run_figures.h).
+using SeriesPoint = FigureValue;
 
 struct ChangePoint {
   std::size_t index = 0;   // the first point after the change
@@ -50,9 +47,9 @@ struct ChangePoint {
 };
 
 // A run's own variance on the figure's scale (logs for relative figures), reading its 95% interval
-// as value +- 1.96 sd. Runs report t intervals over few replicates, so this overstates their
-// variance a little: conservative. 0 where the interval is unbounded, inverted, or reaches 0 on a
-// log scale: it then tells no variance.
+// as a t interval over its draws (value +- t(0.975, draws - 1) sd; +- 1.96 sd when the draws are
+// unknown). 0 where the interval is unbounded, inverted, or reaches 0 on a log scale: it then
+// tells no variance.
 [[nodiscard]] double own_variance(const SeriesPoint& point, ChangeScale scale);
 
 // Throws std::invalid_argument for a relative series with a value that is not finite and positive,

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -93,7 +94,12 @@ class HistoryStore {
   [[nodiscard]] std::optional<std::int64_t> run_with_digest(const std::string& digest) const;
   [[nodiscard]] std::optional<TestbedRow> testbed_named(const std::string& name) const;
   [[nodiscard]] std::vector<std::string> cells(std::int64_t testbed_id) const;
-  [[nodiscard]] std::vector<SeriesEntry> series(std::int64_t testbed_id, const std::string& cell, Figure figure) const;
+  // The runs of one series, oldest first; only those with from_run <= id < before_run, and of those
+  // the last `last` (0: all).
+  [[nodiscard]] std::vector<SeriesEntry> series(std::int64_t testbed_id, const std::string& cell, Figure figure,
+                                                std::int64_t from_run = 0,
+                                                std::int64_t before_run = std::numeric_limits<std::int64_t>::max(),
+                                                std::size_t last = 0) const;
   [[nodiscard]] std::vector<StoredChangePoint> change_points(std::int64_t testbed_id, const std::string& cell,
                                                              Figure figure) const;
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +14,9 @@
 
 namespace ampbench::history {
 
+// The two step-time figures are taken over the rounds of the machine's usual state, as the report's
+// speedups are (reports/derived_figures.h): what moves between runs on a shared host is mostly how
+// many rounds fell in its slower state.
 enum class Figure {
   kStepTimePerProbe,  // each round's median step time over the same round's machine probe
   kStepTime,          // seconds, the rounds' geometric mean (the steps' median in reports without rounds)
@@ -38,6 +42,9 @@ struct FigureValue {
   double value = 0.0;
   double ci_low = 0.0;  // the run's own 95% interval; equal to value where it has none
   double ci_high = 0.0;
+  // The independent draws the interval is over (worker processes, else rounds): how wide a t
+  // interval it is. 0: a single value, or unknown.
+  std::int64_t draws = 0;
 };
 
 struct CellFigures {

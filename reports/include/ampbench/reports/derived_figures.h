@@ -33,6 +33,11 @@ void derive_step_figures(CellResult& cell);
 // device, probe and ranks. A speedup leaves the slow rounds out while two or more rounds remain.
 void relate_to_fp32(Report& report);
 
+// Per round of `cell`: whether its figures over the machine's usual state leave the round out (the
+// speedup's rule above: slower than slow_machine_factor times the usual probe, unless fewer than two
+// rounds would remain). Empty when none is left out.
+[[nodiscard]] std::vector<bool> rounds_left_out_of_usual_state(const Report& report, const CellResult& cell);
+
 // Throws ReportError naming the first stored figure ("cells[2].rounds.step_time_s[4]: ...") that
 // differs from what the report's samples give. Figures a report leaves out are not required.
 void require_derived_figures_match(const Report& report);

@@ -143,5 +143,7 @@ struct UTestResult {
 
 // P(|T| >= |t|) for Student's t with `degrees_of_freedom` (> 0): a t statistic's two-sided p value.
 [[nodiscard]] double student_t_p_value(double t, double degrees_of_freedom);
+// The t with P(|T| >= t) = two_sided_p (in (0, 1)), e.g. 2.776 for 0.05 and 4 degrees of freedom.
+[[nodiscard]] double student_t_critical(double two_sided_p, double degrees_of_freedom);
 
 }  // namespace ampbench::reports
