@@ -21,7 +21,9 @@ TEST(ExplainCommand, OnTheDefaultSuitesCells) {
                                 "--numerics-steps", "0", "--out", (dir / "out").string()});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto report = ampbench::reports::read_report(path);
-  ASSERT_EQ(report.cells.size(), 9u);
+  // Three workloads in every mode the device runs by default (TF32 too on a GPU).
+  ASSERT_EQ(report.cells.size(), 3 * report.config.modes.size());
+  const auto suffix = "/" + report.config.device + "/default";
 
   // Every cell's categories cover its profiled step within 10%.
   for (const auto& cell : report.cells) {
@@ -38,7 +40,7 @@ TEST(ExplainCommand, OnTheDefaultSuitesCells) {
   // Every AMP cell gets findings with figures (the GEMM peaks, the shares, the ceiling).
   for (const auto& cell : report.cells) {
     if (cell.mode == "fp32") continue;
-    const auto label = cell.workload + "/" + cell.mode + "/cpu/default";
+    const auto label = cell.workload + "/" + cell.mode + suffix;
     int with_figures = 0;
     for (const auto& finding : report.explanation) {
       if (finding.cell == label && !finding.evidence.empty()) ++with_figures;
@@ -49,7 +51,7 @@ TEST(ExplainCommand, OnTheDefaultSuitesCells) {
   ASSERT_EQ(json.exit_code, 0) << json.err;
   const auto findings = nlohmann::json::parse(json.out);
   ASSERT_FALSE(findings.empty());
-  for (const auto& finding : findings) EXPECT_EQ(finding["cell"], "transformer/bf16/cpu/default");
+  for (const auto& finding : findings) EXPECT_EQ(finding["cell"], "transformer/bf16" + suffix);
   EXPECT_EQ(run_process({AMPBENCH_CLI, "explain", path, "--format", "markdown"}).out.rfind("### Why\n", 0), 0u);
 
   // Bad input: one line naming the flag or file, exit 2.

@@ -29,13 +29,33 @@ foreach(file IN LISTS package_files)
   endforeach()
 endforeach()
 
-# LibTorch through the environment's CMAKE_PREFIX_PATH, ampbench through the cache's.
-run("${CMAKE_COMMAND}" -E env "CMAKE_PREFIX_PATH=${TORCH_PREFIX}" --unset=VIRTUAL_ENV
-    "${CMAKE_COMMAND}" -S "${CONSUMER_SOURCE}" -B "${WORK_DIR}/build" -G Ninja
-    "-DCMAKE_PREFIX_PATH=${WORK_DIR}/moved" -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
-    -DCMAKE_CXX_COMPILER_LAUNCHER=${CCACHE} -DCMAKE_BUILD_TYPE=Release
+# LibTorch (and the prefixes the producer took its other dependencies from) through the
+# environment's CMAKE_PREFIX_PATH, ampbench through the cache's. No ccache where the producer had none.
+string(REPLACE "|" ":" dependency_prefixes "${DEPENDENCY_PREFIXES}")
+set(environment_prefixes "${TORCH_PREFIX}")
+if(dependency_prefixes)
+  string(APPEND environment_prefixes ":${dependency_prefixes}")
+endif()
+set(launcher "")
+if(CCACHE)
+  set(launcher -DCMAKE_CXX_COMPILER_LAUNCHER=${CCACHE})
+endif()
+set(configure "${CMAKE_COMMAND}" -E env "CMAKE_PREFIX_PATH=${environment_prefixes}" --unset=VIRTUAL_ENV
+    "${CMAKE_COMMAND}" -S "${CONSUMER_SOURCE}" -G Ninja "-DCMAKE_PREFIX_PATH=${WORK_DIR}/moved"
+    -DCMAKE_CXX_COMPILER=${CXX_COMPILER} ${launcher} -DCMAKE_BUILD_TYPE=Release
     # The producer's flags: a library built with sanitizers needs them at the consumer's link too.
     "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}")
+run(${configure} -B "${WORK_DIR}/build")
+# The same consumer where SQLite3 cannot be found: one of ampbench::amp alone configures all the
+# same (WITHOUT_SQLITE "configures"); one of the component main fails, and the error names SQLite3
+# ("is refused"). Checked before the consumer's "ok" below, which is all ctest looks for.
+execute_process(COMMAND ${configure} -B "${WORK_DIR}/without-sqlite" -DCMAKE_DISABLE_FIND_PACKAGE_SQLite3=ON
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(WITHOUT_SQLITE STREQUAL "configures" AND NOT rc EQUAL 0)
+  message(FATAL_ERROR "ampbench::amp alone must not need SQLite3; the configure exited ${rc}:\n${out}\n${err}")
+elseif(WITHOUT_SQLITE STREQUAL "is refused" AND (rc EQUAL 0 OR NOT err MATCHES "not found here: SQLite3[ \n]"))
+  message(FATAL_ERROR "without SQLite3 the configure must fail naming it; it exited ${rc}:\n${out}\n${err}")
+endif()
 run("${CMAKE_COMMAND}" --build "${WORK_DIR}/build")
 if(RUN)
   separate_arguments(run_command UNIX_COMMAND "${RUN}")

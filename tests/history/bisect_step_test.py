@@ -19,7 +19,7 @@ RUN_FLAGS = ["--time-cap", "1", "--replicates", "2", "--numerics-steps", "0", "-
 
 def step(db, testbed, *extra, cell=CELL):
     return subprocess.run([os.path.join(ROOT, "scripts/history-bisect-step"), "--judge", AMPBENCH, "--db", db,
-                           "--testbed", testbed, "--cell", cell, "--before-run", "1000", "--no-build", *extra,
+                           "--testbed", testbed, "--cell", cell, "--before-run", "1000", "--measure", AMPBENCH, *extra,
                            "--", *RUN_FLAGS], capture_output=True, text=True)
 
 
@@ -65,7 +65,7 @@ class BisectStep(unittest.TestCase):
 
     def test_bad_usage_exits_two(self):
         for args, culprit in ((["--judge", "/nonexistent"], "--judge"), (["--before-run", "x"], "--before-run"),
-                              (["--cell", "a/b"], "--cell")):
+                              (["--cell", "a/b"], "--cell"), (["--measure", "/nonexistent"], "--measure")):
             command = [os.path.join(ROOT, "scripts/history-bisect-step"), "--judge", AMPBENCH, "--db",
                        self.dbs["slower"], "--testbed", "bench", "--cell", CELL, "--before-run", "3", *args]
             result = subprocess.run(command, capture_output=True, text=True)
