@@ -6,6 +6,7 @@
 
 #include "ampbench/reports/compare.h"
 #include "ampbench/reports/derived_figures.h"
+#include "ampbench/reports/stats.h"
 #include "explain_page_faults.h"
 #include "format.h"
 
@@ -220,17 +221,20 @@ void gpu_findings(const CellResult& cell, const CellResult* fp32, std::vector<Fi
             fp32->settings.float32_matmul_precision + "): the speedup is over TF32, not over full float32.",
         {{"baseline_tf32", 1.0}});
   }
-  if (!cell.host_step_times_s.empty() && !cell.step_times_s.empty()) {
-    std::vector<double> host = cell.host_step_times_s;
-    std::vector<double> step = cell.step_times_s;
-    std::nth_element(host.begin(), host.begin() + static_cast<std::ptrdiff_t>(host.size() / 2), host.end());
-    std::nth_element(step.begin(), step.begin() + static_cast<std::ptrdiff_t>(step.size() / 2), step.end());
-    const double ratio = host[host.size() / 2] / step[step.size() / 2];
+  // Whether the GPU waits for the CPU: the host's cost to issue a step against the device's step.
+  // Not the median host time: once the launch queue is full the host waits for the device and its
+  // time per step equals the device's whichever is slower (on an H200 every AMP cell's did). The
+  // first steps after each round's sync issue into an empty queue, so the fastest tenth is the
+  // issue cost. A GradScaler step waits for its inf check (one sync per step, as PyTorch's does), so
+  // there the host's time includes the device's and cannot say who waits.
+  if (!cell.host_step_times_s.empty() && !cell.step_times_s.empty() && !cell.scaler) {
+    const double issue = quantile(cell.host_step_times_s, 0.1);
+    const double ratio = issue / quantile(cell.step_times_s, 0.5);
     if (ratio >= 0.8) {
       add(out, cell, "host-bound",
-          "The host takes " + detail::format_share(ratio) +
-              " of the step to issue it (median host time per step over the device step time): the GPU waits "
-              "for the CPU, so faster kernels barely shorten the step.",
+          "Issuing a step takes the host " + detail::format_share(ratio) +
+              " of the device's step time (its fastest tenth of steps, issued into an empty launch queue, over "
+              "the median device step): the GPU waits for the CPU, so faster kernels barely shorten the step.",
           {{"host_share", ratio}});
     }
   }

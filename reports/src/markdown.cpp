@@ -78,8 +78,9 @@ std::string precision_table(const Report& report) {
   return any ? "\n**Precision audit**\n\n" + table.render() : "";
 }
 
-// GPU cells time steps on the device; the host's time per step beside it shows how much of the
-// step the CPU spends launching work (when host >= device, the step is launch-bound).
+// GPU cells time steps on the device; the host's time per step beside it. Equal medians do not
+// make a step launch-bound: a host that waits for a full launch queue, or for a GradScaler's sync,
+// takes the device's time per step (explain's host-bound rule says how it tells them apart).
 std::string host_time_table(const Report& report) {
   const bool with_ranks = detail::with_ranks_column(report);
   auto header = detail::cell_name_header(with_ranks);

@@ -93,6 +93,31 @@ TEST(TimeBreakdown, KernelsCountForTheOpThatLaunchedThem) {
   EXPECT_NEAR(breakdown.unattributed_s, 63e-6, 1e-15);
 }
 
+// On CUDA the autograd engine's own thread launches the backward's kernels: they count for the
+// op of that thread that launched them, nested within that thread only (an op of another thread
+// that spans the same time is not its parent).
+TEST(TimeBreakdown, KernelsLaunchedFromAnotherThreadCountForTheirOp) {
+  auto cast = op("aten::_to_copy", 0, 100);  // the training thread, spanning the other's ops
+  cast.thread = 1;
+  auto backward = op("MmBackward0", 10, 60);
+  backward.thread = 2;
+  auto mm = op("aten::mm", 20, 50);
+  mm.thread = 2;
+  mm.correlation = 5;
+  auto add = op("aten::add", 50, 60);
+  add.thread = 2;
+  add.correlation = 6;
+  const auto kernel = [](std::uint64_t start_us, std::uint64_t end_us, std::uint64_t launcher) {
+    return OpInterval{"kernel", "", start_us * 1000, end_us * 1000, {}, true, launcher};
+  };
+  const auto breakdown = categorise({cast, backward, mm, add, kernel(30, 70, 5), kernel(70, 75, 6)}, 1, 100e-6, "test");
+  auto seconds = by_name(breakdown);
+  EXPECT_NEAR(seconds["matmul/conv float32"], 40e-6, 1e-15);
+  EXPECT_NEAR(seconds["elementwise"], 5e-6, 1e-15);  // not a cast: thread 1's op encloses nothing of thread 2
+  EXPECT_EQ(seconds.count("casts"), 0u);
+  EXPECT_NEAR(breakdown.unattributed_s, 55e-6, 1e-15);
+}
+
 // Tensor cores take float16/bfloat16 GEMMs whose dimensions are multiples of 8.
 TEST(TimeBreakdown, UnalignedLowPrecisionMatrixProductsAreNoted) {
   using ampbench::harness::unaligned_for_tensor_cores;

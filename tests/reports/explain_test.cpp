@@ -173,6 +173,16 @@ TEST(Explain, GpuRulesNeedTheirEvidence) {
             std::string::npos);
   EXPECT_EQ(evidence(find(findings, "transformer/bf16", "tf32-baseline"), "baseline_tf32"), 1.0);
   EXPECT_GE(evidence(find(findings, "transformer/bf16", "host-bound"), "host_share"), 0.8);
+  // A host that waits for a full launch queue times each step like the device, but its first steps
+  // after a sync show what issuing costs: here a fifth of the step, so not host-bound.
+  auto queued = report;
+  auto& host = queued.cells[1].host_step_times_s;
+  for (std::size_t i = 0; i < host.size(); i += 4) host[i] = 0.2 * queued.cells[1].throughput.step_time_s.median;
+  for (const auto& finding : explain(queued)) EXPECT_NE(finding.id, "host-bound") << finding.sentence;
+  // A GradScaler step waits for its inf check: the host's time includes the device's, so no finding.
+  auto scaled = report;
+  scaled.cells[1].scaler = ampbench::reports::ScalerTelemetry{{65536.0, 65536.0}, {}};
+  for (const auto& finding : explain(scaled)) EXPECT_NE(finding.id, "host-bound") << finding.sentence;
   // On the CPU report none of them fires, unaligned shapes included.
   auto cpu = cpu_report();
   cpu.cells[1].breakdown->unaligned_matmul_s = 0.001;

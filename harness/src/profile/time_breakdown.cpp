@@ -27,18 +27,21 @@ std::string shapes_text(const OpInterval& op) {
 
 double duration_ns(const OpInterval& op) { return static_cast<double>(op.end_ns - op.start_ns); }
 
-// The profiler's flat list of CPU ops, nested again by time: each op's parent is the innermost
-// earlier op that has not ended, and each op's children's total time is what its self time lacks.
+// The profiler's flat list of CPU ops, nested again by time within each thread: each op's parent
+// is the innermost earlier op of its thread that has not ended, and each op's children's total time
+// is what its self time lacks.
 class OpNesting {
  public:
   explicit OpNesting(std::vector<OpInterval> ops) : ops_(std::move(ops)) {
     std::sort(ops_.begin(), ops_.end(), [](const OpInterval& a, const OpInterval& b) {
+      if (a.thread != b.thread) return a.thread < b.thread;
       return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns > b.end_ns;  // enclosing first
     });
     parent_.assign(ops_.size(), -1);
     child_ns_.assign(ops_.size(), 0.0);
     std::vector<int> open;
     for (std::size_t i = 0; i < ops_.size(); ++i) {
+      if (i > 0 && ops_[i].thread != ops_[i - 1].thread) open.clear();
       while (!open.empty() && ops_[static_cast<std::size_t>(open.back())].end_ns <= ops_[i].start_ns) open.pop_back();
       if (!open.empty()) {
         parent_[i] = open.back();

@@ -15,10 +15,10 @@
 
 namespace ampbench::harness {
 
-// One recorded op (or scope) of the training thread: its name, the dtype of its first
-// floating-point input (empty when none was recorded), its inputs' shapes, when it ran and its
-// correlation id; or, with `kernel`, a GPU kernel whose `correlation` is that of the CPU op that
-// launched it.
+// One recorded op (or scope) of a CPU thread: its name, the dtype of its first floating-point
+// input (empty when none was recorded), its inputs' shapes, when it ran, its correlation id and
+// the thread that recorded it (ops nest within their own thread only); or, with `kernel`, a GPU
+// kernel (or copy, or memset) whose `correlation` is that of the CPU op that launched it.
 struct OpInterval {
   std::string name;
   std::string dtype;
@@ -27,6 +27,7 @@ struct OpInterval {
   std::vector<std::vector<std::int64_t>> shapes;
   bool kernel = false;
   std::uint64_t correlation = 0;
+  std::uint64_t thread = 0;
 };
 
 // A low-precision matrix product or convolution whose dimensions tensor cores cannot use: a
@@ -37,11 +38,12 @@ struct OpInterval {
 // The category an op's self time goes to, given the op and its enclosing ops (innermost first).
 [[nodiscard]] reports::OpCategory op_category(const std::vector<const OpInterval*>& op_and_enclosing);
 
-// Pure: the breakdown of `steps` steps that took wall_s in all, from the intervals of the
-// training thread (nested by time; any order). Without kernels: each CPU op's self time by
-// category, within the ampbench::step scopes when there are any. With kernels (a GPU run): each
-// kernel's time by the category of the op that launched it, over the wall time per step (the
-// unattributed rest is time the device did not compute for the step).
+// Pure: the breakdown of `steps` steps that took wall_s in all, from the recorded intervals
+// (nested by time within each thread; any order). Without kernels (the training thread's ops): each
+// CPU op's self time by category, within the ampbench::step scopes when there are any. With kernels
+// (a GPU run, every thread's ops: on CUDA the autograd engine's own thread launches the backward's
+// kernels): each kernel's time by the category of the op that launched it, over the wall time per
+// step (the unattributed rest is time the device did not compute for the step).
 [[nodiscard]] reports::TimeBreakdown categorise(std::vector<OpInterval> ops, std::int64_t steps, double wall_s,
                                                 std::string method);
 
