@@ -22,9 +22,10 @@ using reports::SettingError;
 // What this version's GPU paths have been through; the run writes it into its report so a later
 // version reading the report does not restate its own status (docs/verified.md).
 constexpr const char* kGpuVerification =
-    "this ampbench version's GPU paths are verified on one GPU only in part: CUDA-event timing, CUDA memory and "
-    "CUPTI tensor-core metrics of one cell ran on an NVIDIA H200; a whole suite, NCCL and the test suite have not "
-    "yet run there; see docs/verified.md.";
+    "this ampbench version's GPU paths are verified on one GPU only in part: a whole large suite (four modes, "
+    "CUDA-event timing, CUDA memory, CUPTI tensor-core metrics), the validity benchmark's transformer and the test "
+    "suite ran on an NVIDIA H200; NCCL (2 GPUs) has not, and the fixes of the GPU breakdown and of host-bound "
+    "made after that run have not run on a GPU; see docs/verified.md.";
 
 bool has_gpu(const reports::Environment& environment) {
   return std::any_of(environment.devices.begin(), environment.devices.end(),
