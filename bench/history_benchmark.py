@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -168,8 +169,22 @@ def main():
     # Against the history before the change: the identical one.
     alone = ampbench(args.binary, "history", "check", slow_current, "--db", identical_db)
     both = ampbench(args.binary, "history", "check", slow_current, "--rerun", slow_rerun, "--db", identical_db)
+    # A series without a hit, with the step its runs actually show: the unslowed runs drift too, so
+    # the synthetic step adds to whatever the machine did between runs K.. and the ones before.
+    hit_series = {(c[0], c[1]) for c in hits}
+    missed = []
+    for testbed in shown_slow["testbeds"]:
+        for series in testbed["series"]:
+            if series["figure"] not in STEP_TIME_FIGURES or (series["cell"], series["figure"]) in hit_series:
+                continue
+            values = [run["value"] for run in series["runs"]]
+            before, after = values[:args.at], values[args.at:]
+            missed.append({"cell": series["cell"], "figure": series["figure"],
+                           "effective_step": statistics.mean(after) / statistics.mean(before) - 1.0,
+                           "spread_before": statistics.stdev(before) / statistics.mean(before)})
     summary["slowed"] = {
         "step_time_series": len(step_series),
+        "missed": missed,
         "found_at_expected_run": len(hits),
         "series_with_a_hit": len({(c[0], c[1]) for c in hits}),
         "elsewhere": elsewhere,
@@ -202,6 +217,10 @@ def main():
           f"of {slow['step_time_series']} step-time series, {len(slow['elsewhere'])} elsewhere (target: all, 0); "
           f"history check of a slowed run: exit {slow['check_alone_exit']} alone (4), "
           f"{slow['check_with_rerun_exit']} with a slowed rerun (1)")
+    for miss in slow["missed"]:
+        print(f"  missed {miss['cell']} {miss['figure']}: its runs {expected}.. average "
+              f"{miss['effective_step']:+.1%} against the ones before (the unslowed runs drifted by "
+              f"{(1.0 + miss['effective_step']) / (1.0 + args.slowdown) - 1.0:+.1%}), spread {miss['spread_before']:.1%}")
     print(f"{cost['runs_in_store']} runs in the store: history add {cost['add_s']:.2f} s, history check "
           f"{cost['check_s']:.2f} s (targets < 1 s); {cost['bytes_per_run'] / 1024:.1f} KiB per run; "
           f"the import of {args.big} runs took {cost['import_s']:.0f} s")
