@@ -12,6 +12,7 @@
 
 #include "ampbench/history/history_check.h"
 #include "ampbench/history/history_store.h"
+#include "ampbench/reports/history_page.h"
 #include "commands.h"
 #include "exit_codes.h"
 #include "report_inputs.h"
@@ -41,7 +42,8 @@ struct HistoryFlags {
   std::string max_slowdown = "5%";
   std::string max_memory_growth = "5%";
   std::string alpha = "0.01";
-  std::string markdown;
+  std::string markdown;                        // check's verdicts, show's series
+  std::string html;                            // show's page
   std::int64_t before_run = 0;                 // 0: not bisecting
   std::string figure = "step_time_per_probe";  // bisect
 };
@@ -122,6 +124,13 @@ std::vector<history::Figure> figures_of(const HistoryFlags& flags) {
   return out;
 }
 
+std::string commit_of(const std::vector<history::SeriesEntry>& entries, std::int64_t run) {
+  for (const auto& entry : entries) {
+    if (entry.run_id == run) return entry.commit.empty() ? "run " + std::to_string(run) : entry.commit;
+  }
+  return "run " + std::to_string(run);
+}
+
 nlohmann::json show_json(const history::HistoryStore& store, const std::vector<history::TestbedRow>& testbeds,
                          const HistoryFlags& flags) {
   nlohmann::json out = {{"schema", "ampbench.history-show/1"}, {"testbeds", nlohmann::json::array()}};
@@ -137,8 +146,15 @@ nlohmann::json show_json(const history::HistoryStore& store, const std::vector<h
       for (const auto figure : figures_of(flags)) {
         const auto entries = store.series(row.id, cell, figure);
         if (entries.empty()) continue;
+        const auto& last = entries.back().value;
+        // Unit and texts for the pages (reports::render_history_markdown/html), which format nothing.
         nlohmann::json series = {{"cell", cell},
                                  {"figure", history::to_string(figure)},
+                                 {"unit", figure == history::Figure::kStepTime          ? "s"
+                                          : figure == history::Figure::kPeakTensorBytes ? "bytes"
+                                                                                        : ""},
+                                 {"last", figure_value(figure, last.value) + " [" + figure_value(figure, last.ci_low) +
+                                              ", " + figure_value(figure, last.ci_high) + "]"},
                                  {"runs", nlohmann::json::array()},
                                  {"change_points", nlohmann::json::array()}};
         for (const auto& entry : entries) {
@@ -151,13 +167,16 @@ nlohmann::json show_json(const history::HistoryStore& store, const std::vector<h
                                     {"ci_high", entry.value.ci_high}});
         }
         for (const auto& change : store.change_points(row.id, cell, figure)) {
-          series["change_points"].push_back({{"run", change.run_id},
-                                             {"previous_run", change.previous_run},
-                                             {"found_at_run", change.found_at_run},
-                                             {"magnitude", change.change.magnitude},
-                                             {"p_value", change.change.p_value},
-                                             {"before", change.change.before},
-                                             {"after", change.change.after}});
+          series["change_points"].push_back(
+              {{"run", change.run_id},
+               {"previous_run", change.previous_run},
+               {"found_at_run", change.found_at_run},
+               {"magnitude", change.change.magnitude},
+               {"p_value", change.change.p_value},
+               {"before", change.change.before},
+               {"after", change.change.after},
+               {"description", describe_change(figure, change.change)},
+               {"commits", commit_of(entries, change.previous_run) + ".." + commit_of(entries, change.run_id)}});
         }
         testbed["series"].push_back(std::move(series));
       }
@@ -167,34 +186,20 @@ nlohmann::json show_json(const history::HistoryStore& store, const std::vector<h
   return out;
 }
 
-std::string commit_of(const std::vector<history::SeriesEntry>& entries, std::int64_t run) {
-  for (const auto& entry : entries) {
-    if (entry.run_id == run) return entry.commit.empty() ? "run " + std::to_string(run) : entry.commit;
-  }
-  return "run " + std::to_string(run);
-}
-
-std::string show_text(const history::HistoryStore& store, const std::vector<history::TestbedRow>& testbeds,
-                      const HistoryFlags& flags) {
+// The text form of show_json's document: what the pages show, one line per series and change point.
+std::string show_text(const nlohmann::json& shown) {
   std::ostringstream out;
-  for (const auto& row : testbeds) {
-    out << "testbed " << row.testbed.name << " (fingerprint " << row.testbed.fingerprint << ", " << row.runs
-        << " runs)\n";
-    for (const auto& [fact, value] : row.testbed.facts) out << "  " << fact << ": " << value << "\n";
-    for (const auto& cell : store.cells(row.id)) {
-      if (!flags.cell.empty() && cell != flags.cell) continue;
-      for (const auto figure : figures_of(flags)) {
-        const auto entries = store.series(row.id, cell, figure);
-        if (entries.empty()) continue;
-        const auto& last = entries.back().value;
-        out << cell << " " << history::to_string(figure) << ": " << entries.size() << " runs, last "
-            << figure_value(figure, last.value) << " [" << figure_value(figure, last.ci_low) << ", "
-            << figure_value(figure, last.ci_high) << "]\n";
-        for (const auto& change : store.change_points(row.id, cell, figure)) {
-          out << "  change point at run " << change.run_id << ": " << describe_change(figure, change.change)
-              << "; commits " << commit_of(entries, change.previous_run) << ".." << commit_of(entries, change.run_id)
-              << "\n";
-        }
+  for (const auto& testbed : shown["testbeds"]) {
+    out << "testbed " << testbed["name"].get<std::string>() << " (fingerprint "
+        << testbed["fingerprint"].get<std::string>() << ", " << testbed["runs"].get<std::int64_t>() << " runs)\n";
+    for (const auto& [fact, value] : testbed["facts"].items())
+      out << "  " << fact << ": " << value.get<std::string>() << "\n";
+    for (const auto& series : testbed["series"]) {
+      out << series["cell"].get<std::string>() << " " << series["figure"].get<std::string>() << ": "
+          << series["runs"].size() << " runs, last " << series["last"].get<std::string>() << "\n";
+      for (const auto& change : series["change_points"]) {
+        out << "  change point at run " << change["run"].get<std::int64_t>() << ": "
+            << change["description"].get<std::string>() << "; commits " << change["commits"].get<std::string>() << "\n";
       }
     }
   }
@@ -213,8 +218,10 @@ int show(const HistoryFlags& flags) {
     if (!row) throw UsageError("--testbed: no testbed '" + flags.testbed + "' in " + database(flags));
     testbeds = {*row};
   }
-  print_to_stdout(flags.format == "json" ? show_json(store, testbeds, flags).dump(2) + "\n"
-                                         : show_text(store, testbeds, flags));
+  const auto shown = show_json(store, testbeds, flags);
+  write_output_files({{"--md", flags.markdown, flags.markdown.empty() ? "" : reports::render_history_markdown(shown)},
+                      {"--html", flags.html, flags.html.empty() ? "" : reports::render_history_html(shown)}});
+  print_to_stdout(flags.format == "json" ? shown.dump(2) + "\n" : show_text(shown));
   return kExitSuccess;
 }
 
@@ -351,6 +358,9 @@ Action add_history_command(CLI::App& app) {
                            "Only these figures: step_time_per_probe, step_time_s, speedup, peak_tensor_bytes, "
                            "divergence_ratio (default: the first, speedup and peak_tensor_bytes)");
   show_command->add_option("--format", flags->format, "text or json");
+  show_command->add_option("--md", flags->markdown, "Also write the series and change points as Markdown to FILE");
+  show_command->add_option("--html", flags->html,
+                           "Also write the history page (HTML, self-contained, a chart per series) to FILE");
 
   auto* export_command = history->add_subcommand("export", "Write every run as JSON lines (what import reads)");
   add_db_option(*export_command, *flags);

@@ -14,5 +14,6 @@ extern const char* const kHtmlErrorTrap;
 extern const char* const kHtmlChartKit;
 extern const char* const kHtmlScript;            // the run report's charts
 extern const char* const kHtmlComparisonScript;  // the comparison page's charts
+extern const char* const kHtmlHistoryScript;     // the history page's charts
 
 }  // namespace ampbench::reports::detail

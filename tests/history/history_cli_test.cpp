@@ -90,6 +90,23 @@ TEST_F(HistoryCommand, AddsShowsExportsAndImports) {
   }
   EXPECT_TRUE(seen_change);
 
+  // The pages: Markdown and a self-contained HTML page of the same series (drawn in Chromium by
+  // reports_html_test); an unwritable --html writes neither file and prints nothing.
+  const auto md = dir_ / "history.md";
+  const auto html = dir_ / "history.html";
+  const auto pages = ampbench_cli({"history", "show", "--db", db(), "--cell", "simple_cnn/bf16/cpu/default", "--md",
+                                   md.string(), "--html", html.string()});
+  ASSERT_EQ(pages.exit_code, 0) << pages.err;
+  EXPECT_NE(read_bytes(md).find("| simple_cnn/bf16/cpu/default | step_time_per_probe | 12 |"), std::string::npos)
+      << read_bytes(md);
+  EXPECT_NE(read_bytes(md).find("run 7: +15.0%"), std::string::npos) << read_bytes(md);
+  EXPECT_NE(read_bytes(html).find("<script type=\"application/json\" id=\"ampbench-data\">"), std::string::npos);
+  std::filesystem::remove(md);
+  expect_bad_input(ampbench_cli({"history", "show", "--db", db(), "--md", md.string(), "--html",
+                                 (dir_ / "missing" / "page.html").string()}),
+                   "--html");
+  EXPECT_FALSE(std::filesystem::exists(md));
+
   const auto exported = (dir_ / "runs.jsonl").string();
   ASSERT_EQ(ampbench_cli({"history", "export", "--db", db(), "--out", exported}).exit_code, 0);
   const auto copy = (dir_ / "copy.sqlite").string();

@@ -1,6 +1,7 @@
 // The HTML report in a real browser (headless Chromium): it renders to a screenshot, its script
 // finishes without an error (the page marks #ampbench-render-status with data-status="ok" only
 // then), and every chart is in the DOM. A page whose script throws is caught by the same check.
+#include "ampbench/reports/history_page.h"
 #include "ampbench/reports/html.h"
 #include "ampbench/reports/run_series.h"
 
@@ -241,6 +242,21 @@ TEST_F(HtmlInBrowser, ComparisonPageWithNothingComparableStillRenders) {
   EXPECT_EQ(count(dom, "data-chart=\"change-none\""), 1);
   EXPECT_NE(dom.find("<p class=\"gate\" data-passed=\"false\">FAIL: "), std::string::npos);
   EXPECT_EQ(count(dom, "data-chart=\"trend-step-time\""), 5);  // the baseline's points alone
+}
+
+// The history page: a chart per series with a point and whisker per run, the change point marked
+// before its first run; the cell name escaped in the table, and drawn as text by the script.
+TEST_F(HtmlInBrowser, HistoryPageDrawsEverySeriesAndChangePoint) {
+  const std::string dom =
+      rendered_dom(dir_, ampbench::reports::render_history_html(ampbench::testing::sample_history_document()));
+  EXPECT_NE(dom.find("id=\"ampbench-render-status\" data-status=\"ok\""), std::string::npos) << dom.substr(0, 4000);
+  EXPECT_EQ(count(dom, "data-chart=\"history-series\""), 2);
+  EXPECT_EQ(count(dom, "class=\"history-point\""), 10);
+  EXPECT_EQ(count(dom, "class=\"whisker\""), 10);
+  EXPECT_EQ(count(dom, "class=\"change-point-mark\""), 1);
+  EXPECT_NE(dom.find("change point at run 4: +8.0% (1 -&gt; 1.08, p 1e-05), commits c3..c4"), std::string::npos);
+  EXPECT_NE(dom.find("<table class=\"history\">"), std::string::npos);
+  EXPECT_NE(dom.find("net&lt;1&gt;/bf16/cpu/default, step_time_per_probe (95% CI)"), std::string::npos);
 }
 
 }  // namespace

@@ -255,4 +255,48 @@ std::string report_read_error(const nlohmann::json& json) {
   return "(no error)";
 }
 
+nlohmann::json sample_history_document() {
+  const auto runs = [](const std::vector<double>& values) {
+    nlohmann::json out = nlohmann::json::array();
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      out.push_back({{"run", i + 1},
+                     {"commit", "c" + std::to_string(i + 1)},
+                     {"branch", "main"},
+                     {"started_utc", "2026-11-26T05:00:00Z"},
+                     {"value", values[i]},
+                     {"ci_low", 0.98 * values[i]},
+                     {"ci_high", 1.02 * values[i]}});
+    }
+    return out;
+  };
+  return {{"schema", "ampbench.history-show/1"},
+          {"testbeds",
+           {{{"name", "cpu-test-0123abcd"},
+             {"fingerprint", "0123abcd0123abcd"},
+             {"runs", 5},
+             {"facts", {{"cpu_model", "Test <CPU>"}, {"threads", "2"}}},
+             {"series",
+              {{{"cell", "net<1>/bf16/cpu/default"},
+                {"figure", "step_time_per_probe"},
+                {"unit", ""},
+                {"last", "1.08 [1.058, 1.102]"},
+                {"runs", runs({1.0, 1.01, 0.99, 1.08, 1.08})},
+                {"change_points",
+                 {{{"run", 4},
+                   {"previous_run", 3},
+                   {"found_at_run", 5},
+                   {"magnitude", 0.08},
+                   {"p_value", 1e-5},
+                   {"before", 1.0},
+                   {"after", 1.08},
+                   {"description", "+8.0% (1 -> 1.08, p 1e-05)"},
+                   {"commits", "c3..c4"}}}}},
+               {{"cell", "net<1>/bf16/cpu/default"},
+                {"figure", "step_time_s"},
+                {"unit", "s"},
+                {"last", "2.1 ms [2.06 ms, 2.14 ms]"},
+                {"runs", runs({2e-3, 2.02e-3, 1.98e-3, 2.1e-3, 2.1e-3})},
+                {"change_points", nlohmann::json::array()}}}}}}}};
+}
+
 }  // namespace ampbench::testing

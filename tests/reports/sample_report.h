@@ -28,6 +28,10 @@ namespace ampbench::testing {
 
 [[nodiscard]] reports::Report make_sample_report();
 
+// A `history show --format json` document, by hand: one testbed whose cell name needs escaping,
+// two series of five runs, the first with a change point at its fourth run.
+[[nodiscard]] nlohmann::json sample_history_document();
+
 // The report as if cells[cell]'s every step had taken `factor` times as long, with every figure
 // derived from the steps (its summary, the speedups) recomputed, as a run would have written them.
 [[nodiscard]] reports::Report with_slower_steps(reports::Report report, std::size_t cell, double factor);

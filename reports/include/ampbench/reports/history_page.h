@@ -1,0 +1,17 @@
+// The performance history's pages (`ampbench history show --md F --html F`), rendered from the
+// document `history show --format json` prints (schema "ampbench.history-show/1"): per testbed its
+// facts, per series (a cell's figure over the runs) each run's value with its interval and each
+// change point with its magnitude and the commit range it falls in. The document carries its own
+// texts (the last value, each change's description) and each series' unit: nothing is formatted
+// twice. The HTML page is self-contained (one SVG chart per series, drawn by history.js).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace ampbench::reports {
+
+[[nodiscard]] std::string render_history_markdown(const nlohmann::json& shown);
+[[nodiscard]] std::string render_history_html(const nlohmann::json& shown);
+
+}  // namespace ampbench::reports

@@ -1,0 +1,80 @@
+#include "ampbench/reports/history_page.h"
+
+#include "html_assets.h"
+#include "html_page.h"
+#include "markdown_table.h"
+
+namespace ampbench::reports {
+namespace {
+
+std::string testbed_heading(const nlohmann::json& testbed) {
+  return "Testbed " + testbed["name"].get<std::string>() + " (fingerprint " +
+         testbed["fingerprint"].get<std::string>() + ", " + std::to_string(testbed["runs"].get<std::int64_t>()) +
+         " runs)";
+}
+
+std::vector<std::string> facts_lines(const nlohmann::json& testbed) {
+  std::vector<std::string> lines;
+  for (const auto& [fact, value] : testbed["facts"].items()) lines.push_back(fact + ": " + value.get<std::string>());
+  return lines;
+}
+
+// "run 21: +8.2% (... -> ..., p 1e-05), commits a1..b2" per change point, "none" without one.
+std::string change_points_text(const nlohmann::json& series) {
+  std::string out;
+  for (const auto& change : series["change_points"]) {
+    out += (out.empty() ? "" : "; ") + std::string("run ") + std::to_string(change["run"].get<std::int64_t>()) + ": " +
+           change["description"].get<std::string>() + ", commits " + change["commits"].get<std::string>();
+  }
+  return out.empty() ? "none" : out;
+}
+
+std::vector<std::vector<std::string>> series_rows(const nlohmann::json& testbed) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& series : testbed["series"]) {
+    rows.push_back({series["cell"].get<std::string>(), series["figure"].get<std::string>(),
+                    std::to_string(series["runs"].size()), series["last"].get<std::string>(),
+                    change_points_text(series)});
+  }
+  return rows;
+}
+
+const std::vector<std::string> kSeriesHeader = {"cell", "figure", "runs", "last (95% CI)", "change points"};
+
+}  // namespace
+
+std::string render_history_markdown(const nlohmann::json& shown) {
+  std::string out = "## ampbench performance history\n";
+  if (shown["testbeds"].empty()) return out + "\nNo runs stored.\n";
+  for (const auto& testbed : shown["testbeds"]) {
+    out += "\n### " + testbed_heading(testbed) + "\n\n";
+    for (const auto& line : facts_lines(testbed)) out += "- " + line + "\n";
+    detail::MarkdownTable table(kSeriesHeader);
+    for (auto& row : series_rows(testbed)) table.add_row(std::move(row));
+    out += "\n" + table.render();
+  }
+  return out;
+}
+
+std::string render_history_html(const nlohmann::json& shown) {
+  std::string page = detail::html_page_head("ampbench performance history") + detail::html_render_status();
+  if (shown["testbeds"].empty()) page += "<p class=\"note\">No runs stored.</p>\n";
+  for (std::size_t i = 0; i < shown["testbeds"].size(); ++i) {
+    const auto& testbed = shown["testbeds"][i];
+    page += "<section class=\"testbed\" data-testbed=\"" + std::to_string(i) + "\">\n<h2>" +
+            detail::html_escaped(testbed_heading(testbed)) + "</h2>\n<ul class=\"note\">\n";
+    for (const auto& line : facts_lines(testbed)) page += "<li>" + detail::html_escaped(line) + "</li>\n";
+    page += "</ul>\n" + detail::html_table("history", kSeriesHeader, series_rows(testbed)) +
+            "<div class=\"charts\" id=\"history-charts-" + std::to_string(i) + "\"></div>\n</section>\n";
+  }
+  page +=
+      "<h2>How to read this</h2>\n<ul class=\"note\">\n"
+      "<li>One chart per cell and figure: each run's value with its 95% interval (the whiskers), in the order "
+      "the runs were added.</li>\n"
+      "<li>A dashed red line marks a change point: the first run of a new level, with its magnitude and the "
+      "commits between the last run before it and the first after (where to bisect). A change point is "
+      "searched for over the runs since the last one, and once stored it never moves.</li>\n</ul>\n";
+  return page + detail::html_page_tail(shown.dump(), detail::kHtmlHistoryScript);
+}
+
+}  // namespace ampbench::reports

@@ -1,0 +1,34 @@
+// The history's Markdown page from a `history show` document: the testbed and its facts, one row
+// per series with its last value and its change points (magnitude and commit range); an empty
+// history says so. (The HTML page is drawn in headless Chromium: html_browser_test.cpp.)
+#include "ampbench/reports/history_page.h"
+
+#include <gtest/gtest.h>
+
+#include "sample_report.h"
+
+namespace {
+
+using ampbench::reports::render_history_markdown;
+
+TEST(HistoryPage, MarkdownListsEverySeriesWithItsChangePoints) {
+  const auto page = render_history_markdown(ampbench::testing::sample_history_document());
+  EXPECT_NE(page.find("### Testbed cpu-test-0123abcd (fingerprint 0123abcd0123abcd, 5 runs)"), std::string::npos)
+      << page;
+  EXPECT_NE(page.find("- cpu_model: Test <CPU>\n"), std::string::npos) << page;
+  EXPECT_NE(page.find("| net<1>/bf16/cpu/default | step_time_per_probe | 5 | 1.08 [1.058, 1.102] | run 4: +8.0% (1 -> "
+                      "1.08, p 1e-05), commits c3..c4 |"),
+            std::string::npos)
+      << page;
+  EXPECT_NE(page.find("| net<1>/bf16/cpu/default | step_time_s | 5 | 2.1 ms [2.06 ms, 2.14 ms] | none |"),
+            std::string::npos)
+      << page;
+}
+
+TEST(HistoryPage, AnEmptyHistorySaysSo) {
+  const nlohmann::json empty = {{"schema", "ampbench.history-show/1"}, {"testbeds", nlohmann::json::array()}};
+  EXPECT_NE(render_history_markdown(empty).find("No runs stored."), std::string::npos);
+  EXPECT_NE(ampbench::reports::render_history_html(empty).find("No runs stored."), std::string::npos);
+}
+
+}  // namespace
