@@ -150,8 +150,10 @@ void judge_time(const HistoryStore& store, const Scope& scope, const CellFigures
     judged.reasons.push_back(figures.str());
   } else {
     worsen(judged, HistoryVerdict::kInconclusive);
-    judged.reasons.push_back(figures.str() +
-                             (raw_confirms ? ": not beyond the history's spread" : ": the raw step time changed less"));
+    const char* why = raw_confirms              ? ": not beyond the history's spread"
+                      : raw_change * change < 0 ? ": the raw step time moved the other way"
+                                                : ": the raw step time moved by less than the threshold";
+    judged.reasons.push_back(figures.str() + why);
   }
 }
 

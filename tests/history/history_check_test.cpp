@@ -80,6 +80,23 @@ TEST_F(HistoryCheck, ASlowdownNeedsARerunAndFailsWhenTheRerunRepeatsIt) {
   EXPECT_NE(render_history_check_text(unconfirmed).find("not confirmed by the rerun"), std::string::npos);
 }
 
+// Per machine probe slower, but the raw step time faster: the machine, not the code (a run on a
+// faster state of the host). Inconclusive, and the reason says which way the raw time moved.
+TEST_F(HistoryCheck, ARawTimeThatMovedTheOtherWayDoesNotConfirm) {
+  add_runs(0, 20);
+  auto report = history_run(100, 0.95, "simple_cnn");
+  for (auto& cell : report.cells) {
+    if (!cell.rounds) continue;
+    for (auto& probe : cell.rounds->probe_s) probe *= 0.8;
+  }
+  const auto result = check(report);
+  ASSERT_EQ(verdict_of(result, kSlow), HistoryVerdict::kInconclusive);
+  for (const auto& cell : result.cells) {
+    if (cell.cell != kSlow) continue;
+    EXPECT_NE(cell.reason.find("the raw step time moved the other way"), std::string::npos) << cell.reason;
+  }
+}
+
 TEST_F(HistoryCheck, AFasterRunIsAnImprovementAndPasses) {
   add_runs(0, 20);
   const auto result = check(history_run(100, 0.85, "simple_cnn"));
