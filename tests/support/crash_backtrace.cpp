@@ -7,6 +7,7 @@
 
 #include <csignal>
 
+#if !defined(__SANITIZE_ADDRESS__)
 namespace {
 
 constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
@@ -33,7 +34,6 @@ void print_stack_and_die(int signal_number) {
 }
 
 bool install() {
-#if !defined(__SANITIZE_ADDRESS__)
   void* warm_up[1];
   backtrace(warm_up, 1);
   struct sigaction action {};
@@ -41,10 +41,10 @@ bool install() {
   action.sa_flags = SA_RESETHAND;
   sigemptyset(&action.sa_mask);
   for (const int signal_number : kFatalSignals) sigaction(signal_number, &action, nullptr);
-#endif
   return true;
 }
 
 [[maybe_unused]] const bool installed = install();
 
 }  // namespace
+#endif
