@@ -1,7 +1,8 @@
-// `ampbench history add|check|show|bisect|export|import`: every run kept in a database (SQLite, --db or
-// $AMPBENCH_HISTORY_DB), compared only within its testbed, with the change points found in each
-// cell's series, and the CI gate against that history (exit 1 regressed, 4 needs a rerun). A
-// report or database that cannot be used is an error naming it, exit 2, and nothing stored.
+// `ampbench history add|check|show|bisect|export|import`: every run kept in a database (an SQLite
+// file or a PostgreSQL server, --db or $AMPBENCH_HISTORY_DB), compared only within its testbed,
+// with the change points found in each cell's series, and the CI gate against that history (exit 1
+// regressed, 4 needs a rerun). A report or database that cannot be used is an error naming it,
+// exit 2, and nothing stored.
 #include <algorithm>
 #include <fstream>
 #include <iomanip>
@@ -49,14 +50,20 @@ struct HistoryFlags {
 };
 
 std::string database(const HistoryFlags& flags) {
-  const auto path = flags.db.empty() ? history::default_history_path() : flags.db;
-  // Not a file name that SQLite should create: a fleet's shared server, which this build cannot reach.
-  if (path.rfind("postgresql://", 0) == 0 || path.rfind("postgres://", 0) == 0) {
-    throw UsageError("--db: '" + path +
-                     "': this ampbench keeps its history in SQLite files only (PostgreSQL is "
-                     "not built yet)");
-  }
-  return path;
+  return flags.db.empty() ? history::default_history_path() : flags.db;
+}
+
+// A word of the printed bisect recipe: quoted when a shell would split or expand it (a PostgreSQL
+// URL's '?' and '&', a path with spaces).
+std::string shell_word(const std::string& word) {
+  const bool plain = std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+           std::string_view("_./:@%+=,-").find(c) != std::string::npos;
+  });
+  if (plain && !word.empty()) return word;
+  std::string quoted = "'";
+  for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
 }
 
 std::string percent(double fraction) {
@@ -312,8 +319,9 @@ int bisect(const HistoryFlags& flags) {
            describe_change(*figure, change.change) + "\n  between commit " + good + " (run " +
            std::to_string(change.previous_run) + ", the last before) and " + bad + " (run " +
            std::to_string(change.run_id) + ")\n  git bisect start " + bad + " " + good +
-           "\n  git bisect run scripts/history-bisect-step --judge JUDGE --db " + database(flags) + " --testbed " +
-           testbed.testbed.name + " --cell " + flags.cell + " --before-run " + std::to_string(change.run_id) + "\n";
+           "\n  git bisect run scripts/history-bisect-step --judge JUDGE --db " +
+           shell_word(history::printable_location(database(flags))) + " --testbed " + shell_word(testbed.testbed.name) +
+           " --cell " + flags.cell + " --before-run " + std::to_string(change.run_id) + "\n";
   }
   print_to_stdout(out);
   return kExitSuccess;
@@ -331,8 +339,9 @@ int with_history_errors_as_usage_errors(const std::function<int()>& body) {
 
 void add_db_option(CLI::App& command, HistoryFlags& flags) {
   command.add_option("--db", flags.db,
-                     "The history database (SQLite file; default $AMPBENCH_HISTORY_DB, else "
-                     "ampbench-history.sqlite)");
+                     "The history: an SQLite file, or a PostgreSQL server as postgresql://user@host:port/database "
+                     "(the database must exist; a password from ~/.pgpass or $PGPASSWORD); default "
+                     "$AMPBENCH_HISTORY_DB, else ampbench-history.sqlite");
 }
 
 }  // namespace

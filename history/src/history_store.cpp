@@ -1,5 +1,6 @@
 #include "ampbench/history/history_store.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
@@ -9,47 +10,21 @@
 #include <nlohmann/json.hpp>
 
 #include "ampbench/reports/report_json.h"
+#include "database.h"
 #include "fnv1a.h"
-#include "sqlite_connection.h"
+#include "postgres_database.h"
+#include "schema_migrations.h"
 
 namespace ampbench::history {
 namespace {
 
+using detail::Database;
 using detail::OpenMode;
-using detail::SqliteConnection;
 using detail::Statement;
 using detail::WriteTransaction;
 using nlohmann::json;
 
 constexpr const char* kExportSchema = "ampbench.history-run/1";
-
-// Migrations: kMigrations[v] takes a database from schema v to v + 1. Never edit a released one;
-// add the next.
-const char* const kMigrations[] = {
-    R"sql(
-CREATE TABLE ampbench_history (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE testbeds (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, fingerprint TEXT NOT NULL,
-                       facts TEXT NOT NULL);
-CREATE TABLE runs (id INTEGER PRIMARY KEY, testbed_id INTEGER NOT NULL REFERENCES testbeds(id),
-                   digest TEXT NOT NULL UNIQUE, commit_sha TEXT NOT NULL, branch TEXT NOT NULL,
-                   started_utc TEXT NOT NULL, added_utc TEXT NOT NULL, source TEXT NOT NULL,
-                   environment TEXT NOT NULL, config TEXT NOT NULL);
-CREATE INDEX runs_by_testbed ON runs(testbed_id, id);
-CREATE TABLE cells (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
-CREATE TABLE run_cells (run_id INTEGER NOT NULL REFERENCES runs(id), cell_id INTEGER NOT NULL REFERENCES cells(id),
-                        status TEXT NOT NULL, PRIMARY KEY (run_id, cell_id)) WITHOUT ROWID;
-CREATE TABLE figures (testbed_id INTEGER NOT NULL, cell_id INTEGER NOT NULL, figure TEXT NOT NULL,
-                      run_id INTEGER NOT NULL REFERENCES runs(id), value REAL NOT NULL, ci_low REAL NOT NULL,
-                      ci_high REAL NOT NULL, draws INTEGER NOT NULL,
-                      PRIMARY KEY (testbed_id, cell_id, figure, run_id)) WITHOUT ROWID;
-CREATE TABLE change_points (testbed_id INTEGER NOT NULL, cell_id INTEGER NOT NULL, figure TEXT NOT NULL,
-                            run_id INTEGER NOT NULL, previous_run INTEGER NOT NULL, found_at_run INTEGER NOT NULL,
-                            magnitude REAL NOT NULL, p_value REAL NOT NULL, before REAL NOT NULL,
-                            after REAL NOT NULL, PRIMARY KEY (testbed_id, cell_id, figure, run_id)) WITHOUT ROWID;
-INSERT INTO ampbench_history (key, value) VALUES ('schema_version', '0');
-)sql",
-};
-static_assert(std::size(kMigrations) == kSchemaVersion);
 
 // What one run is in the store, whether it came from a report or from an exported line.
 struct StoredRun {
@@ -98,26 +73,30 @@ ChangePointOptions change_point_options(Figure figure) {
 }  // namespace
 
 struct HistoryStore::Impl {
-  SqliteConnection db;
+  std::unique_ptr<Database> database;
+  Database& db;
 
-  Impl(const std::string& path, Access access)
-      : db(path, access == Access::kWrite ? OpenMode::kCreate : OpenMode::kReadOnly, kBusyTimeoutMs) {
+  Impl(const std::string& location, Access access)
+      : database(detail::open_database(location, access == Access::kWrite ? OpenMode::kCreate : OpenMode::kReadOnly)),
+        db(*database) {
     const int version = schema_version();
     if (version > kSchemaVersion) {
-      throw HistoryError(path + ": history schema " + std::to_string(version) + " is newer than this ampbench's (" +
-                         std::to_string(kSchemaVersion) + "); use a newer ampbench");
+      throw HistoryError(db.name() + ": history schema " + std::to_string(version) +
+                         " is newer than this ampbench's (" + std::to_string(kSchemaVersion) +
+                         "); use a newer ampbench");
     }
     if (version == kSchemaVersion) return;
     if (access == Access::kRead) {
-      throw HistoryError(path + (version < 0 ? ": no ampbench history in it yet (history add makes one)"
-                                             : ": history schema " + std::to_string(version) +
-                                                   " is older than this ampbench's; history add migrates it"));
+      throw HistoryError(db.name() + (version < 0 ? ": no ampbench history in it yet (history add makes one)"
+                                                  : ": history schema " + std::to_string(version) +
+                                                        " is older than this ampbench's; history add migrates it"));
     }
-    db.execute("PRAGMA journal_mode=WAL");
+    // WAL (readers never block the writer) is a property of the file, set once, outside a transaction.
+    if (db.dialect() == detail::Dialect::kSqlite) db.execute("PRAGMA journal_mode=WAL");
     WriteTransaction transaction(db);
     // Read again under the write lock: another process may have made or migrated it meanwhile.
     for (int from = std::max(schema_version(), 0); from < kSchemaVersion; ++from) {
-      db.execute(kMigrations[from]);
+      db.execute(detail::schema_migrations(db.dialect())[from]);
       Statement set(db, "UPDATE ampbench_history SET value = ?1 WHERE key = 'schema_version'");
       set.bind(1, std::to_string(from + 1)).step();
     }
@@ -127,16 +106,17 @@ struct HistoryStore::Impl {
   // -1: an empty database (no tables); else the stored schema version. Throws for a database
   // with tables that are not ampbench's.
   int schema_version() {
-    Statement tables(db, "SELECT count(*), sum(name = 'ampbench_history') FROM sqlite_master WHERE type = 'table'");
-    tables.step();
-    if (tables.integer(0) == 0) return -1;
-    if (tables.integer(1) == 0) throw HistoryError(db.path() + ": not an ampbench history database");
+    const auto tables = db.table_names();
+    if (tables.empty()) return -1;
+    if (std::find(tables.begin(), tables.end(), "ampbench_history") == tables.end()) {
+      throw HistoryError(db.name() + ": not an ampbench history database");
+    }
     Statement version(db, "SELECT value FROM ampbench_history WHERE key = 'schema_version'");
-    if (!version.step()) throw HistoryError(db.path() + ": not an ampbench history database (no schema version)");
+    if (!version.step()) throw HistoryError(db.name() + ": not an ampbench history database (no schema version)");
     try {
       return std::stoi(version.text(0));
     } catch (const std::exception&) {
-      throw HistoryError(db.path() + ": not an ampbench history database (schema version '" + version.text(0) + "')");
+      throw HistoryError(db.name() + ": not an ampbench history database (schema version '" + version.text(0) + "')");
     }
   }
 
@@ -227,7 +207,7 @@ struct HistoryStore::Impl {
         db,
         "SELECT run_id, value, ci_low, ci_high, draws FROM (SELECT run_id, value, ci_low, ci_high, draws FROM figures "
         "WHERE testbed_id = ?1 AND cell_id = ?2 AND figure = ?3 AND run_id >= ?4 "
-        "ORDER BY run_id DESC LIMIT ?5) ORDER BY run_id");
+        "ORDER BY run_id DESC LIMIT ?5) AS newest ORDER BY run_id");
     segment.bind(1, testbed)
         .bind(2, cell_id)
         .bind(3, std::string(to_string(figure)))
@@ -262,7 +242,8 @@ struct HistoryStore::Impl {
   }
 };
 
-HistoryStore::HistoryStore(const std::string& path, Access access) : impl_(std::make_unique<Impl>(path, access)) {}
+HistoryStore::HistoryStore(const std::string& location, Access access)
+    : impl_(std::make_unique<Impl>(location, access)) {}
 HistoryStore::HistoryStore(HistoryStore&&) noexcept = default;
 HistoryStore& HistoryStore::operator=(HistoryStore&&) noexcept = default;
 HistoryStore::~HistoryStore() = default;
@@ -320,18 +301,18 @@ std::vector<std::string> HistoryStore::cells(std::int64_t testbed_id) const {
 
 std::vector<SeriesEntry> HistoryStore::series(std::int64_t testbed_id, const std::string& cell, Figure figure,
                                               std::int64_t from_run, std::int64_t before_run, std::size_t last) const {
-  // The newest `last` first (LIMIT -1 is no limit), then put back in order.
+  // The newest `last` first, then put back in order.
   Statement rows(impl_->db,
                  "SELECT * FROM (SELECT f.run_id, r.commit_sha, r.branch, r.started_utc, f.value, f.ci_low, f.ci_high, "
                  "f.draws FROM figures f JOIN runs r ON r.id = f.run_id WHERE f.testbed_id = ?1 AND f.figure = ?3 AND "
                  "f.cell_id = (SELECT id FROM cells WHERE name = ?2) AND f.run_id >= ?4 AND f.run_id < ?5 "
-                 "ORDER BY f.run_id DESC LIMIT ?6) ORDER BY 1");
+                 "ORDER BY f.run_id DESC LIMIT ?6) AS newest ORDER BY 1");
   rows.bind(1, testbed_id)
       .bind(2, cell)
       .bind(3, std::string(to_string(figure)))
       .bind(4, from_run)
       .bind(5, before_run)
-      .bind(6, last == 0 ? std::int64_t{-1} : static_cast<std::int64_t>(last));
+      .bind(6, last == 0 ? std::numeric_limits<std::int64_t>::max() : static_cast<std::int64_t>(last));
   std::vector<SeriesEntry> out;
   while (rows.step()) {
     out.push_back({rows.integer(0), rows.text(1), rows.text(2), rows.text(3),
@@ -470,6 +451,10 @@ std::size_t HistoryStore::import_jsonl(const std::string& text, const std::strin
 }
 
 std::string report_digest(const reports::Report& report) { return detail::fnv1a_hex(json(report).dump()); }
+
+std::string printable_location(const std::string& location) {
+  return detail::is_postgres_url(location) ? detail::url_without_password(location) : location;
+}
 
 std::string default_history_path() {
   const char* path = std::getenv("AMPBENCH_HISTORY_DB");

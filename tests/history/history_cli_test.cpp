@@ -10,6 +10,7 @@
 
 #include "ampbench/reports/report_json.h"
 #include "history_reports.h"
+#include "postgres_test_database.h"
 #include "support/process.h"
 #include "support/scratch_dir.h"
 
@@ -135,8 +136,10 @@ TEST_F(HistoryCommand, BadInputIsRefusedAndNothingIsStored) {
   expect_bad_input(ampbench_cli({"history", "show", "--db", db(), "--testbed", "nowhere"}), "--testbed: no testbed");
   expect_bad_input(ampbench_cli({"history", "import", (dir_ / "none.jsonl").string(), "--db", db()}), "none.jsonl");
   expect_bad_input(ampbench_cli({"history"}), "history");
-  expect_bad_input(ampbench_cli({"history", "add", "--db", "postgresql://ci-db.example/history", good}),
-                   "--db: 'postgresql://ci-db.example/history'");
+  // A PostgreSQL server that does not answer: named by host and port, never with the password.
+  const auto unreachable = ampbench_cli({"history", "add", "--db", "postgresql://ci:s3cret@127.0.0.1:1/history", good});
+  expect_bad_input(unreachable, "postgresql://127.0.0.1:1/history: cannot connect");
+  EXPECT_EQ(unreachable.err.find("s3cret"), std::string::npos) << unreachable.err;
 
   // A database of a newer schema, or not ampbench's: named, and left as it was.
   sqlite3* handle = nullptr;
@@ -200,6 +203,46 @@ TEST_F(HistoryCommand, BisectPrintsTheCommitRangeOfEachChangePoint) {
       "--figure: unknown figure 'speed'");
   expect_bad_input(ampbench_cli({"history", "check", report(30), "--db", db(), "--cell", "x/y/z/w"}),
                    "the run has no cell x/y/z/w");
+}
+
+// A fleet's history on a PostgreSQL server (the tests' own): add, show, check, bisect (its recipe
+// without the URL's password, quoted for the shell) and export, which an SQLite file imports to the
+// same lines.
+TEST_F(HistoryCommand, KeepsAFleetsHistoryOnPostgreSQL) {
+  if (ampbench::testing::postgres_tests_are_off()) GTEST_SKIP() << "the PostgreSQL tests are off in this build";
+  ampbench::testing::PostgresTestDatabase server("cli_fleet");
+  auto with_password = server.url();
+  with_password.replace(with_password.find("ampbench@"), 9, "ampbench:s3cret@");  // trust: the server ignores it
+  std::vector<std::string> add = {"history", "add", "--db", with_password};
+  for (int run = 0; run < 12; ++run) add.push_back(report(run, run >= 6 ? 1.15 : 1.0));
+  const auto added = ampbench_cli(add);
+  ASSERT_EQ(added.exit_code, 0) << added.err;
+  EXPECT_NE(added.out.find("change point: simple_cnn/bf16/cpu/default step_time_per_probe +15.0%"), std::string::npos)
+      << added.out;
+
+  const auto json = ampbench_cli({"history", "show", "--db", server.url(), "--format", "json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto shown = nlohmann::json::parse(json.out);
+  ASSERT_EQ(shown["testbeds"].size(), 1u);
+  EXPECT_EQ(shown["testbeds"][0]["runs"], 12);
+
+  const auto slow = report(51, 1.4);
+  EXPECT_EQ(ampbench_cli({"history", "check", slow, "--db", server.url()}).exit_code, 4);
+  const auto twice = ampbench_cli({"history", "check", slow, "--rerun", report(52, 1.4), "--db", server.url()});
+  EXPECT_EQ(twice.exit_code, 1) << twice.out << twice.err;
+
+  const auto printed =
+      ampbench_cli({"history", "bisect", "--db", with_password, "--cell", "simple_cnn/bf16/cpu/default"});
+  ASSERT_EQ(printed.exit_code, 0) << printed.err;
+  EXPECT_NE(printed.out.find("--db '" + server.url() + "' --testbed"), std::string::npos) << printed.out;
+  EXPECT_EQ(printed.out.find("s3cret"), std::string::npos) << printed.out;
+
+  const auto exported = ampbench_cli({"history", "export", "--db", server.url()});
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  const auto lines_file = (dir_ / "fleet.jsonl").string();
+  std::ofstream(lines_file) << exported.out;
+  ASSERT_EQ(ampbench_cli({"history", "import", lines_file, "--db", db()}).exit_code, 0);
+  EXPECT_EQ(ampbench_cli({"history", "export", "--db", db()}).out, exported.out);
 }
 
 TEST_F(HistoryCommand, TheDatabaseComesFromTheEnvironmentWhenNotGiven) {

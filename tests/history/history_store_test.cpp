@@ -1,5 +1,6 @@
-// The history store: runs by testbed, series, change points found incrementally and never moved,
-// export and import, and every database it must refuse without changing it.
+// The history store on both backends (an SQLite file, a real PostgreSQL server): runs by testbed,
+// series, change points found incrementally and never moved, export and import, two writers at
+// once, the same history whichever keeps it, and every database it must refuse without changing it.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
@@ -9,6 +10,7 @@
 
 #include "ampbench/history/history_store.h"
 #include "history_reports.h"
+#include "postgres_test_database.h"
 #include "support/scratch_dir.h"
 
 namespace {
@@ -19,6 +21,7 @@ using ampbench::history::HistoryStore;
 using ampbench::history::report_digest;
 using ampbench::history::RunMetadata;
 using ampbench::testing::history_run;
+using ampbench::testing::PostgresTestDatabase;
 using ampbench::testing::ScratchDir;
 
 constexpr const char* kSlowCell = "simple_cnn/bf16/cpu/default";
@@ -52,9 +55,33 @@ std::string error_of(const std::function<void()>& body) {
   return "(no error)";
 }
 
-TEST(HistoryStore, KeepsEachRunOnceUnderItsTestbed) {
-  ScratchDir dir;
-  HistoryStore store((dir / "h.sqlite").string(), HistoryStore::Access::kWrite);
+// The tests that hold on either backend run on each: a fresh SQLite file, or a fresh database on the
+// tests' PostgreSQL server.
+class HistoryStoreOn : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    if (GetParam() == "postgresql" && ampbench::testing::postgres_tests_are_off()) {
+      GTEST_SKIP() << "the PostgreSQL tests are off in this build (-DAMPBENCH_POSTGRES_TESTS=OFF)";
+    }
+  }
+  // A new, empty history; `name` tells two of one test apart.
+  std::string location(const std::string& name = "h") {
+    if (GetParam() == "sqlite") return (dir_ / (name + ".sqlite")).string();
+    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    databases_.push_back(std::make_unique<PostgresTestDatabase>(std::string(test->name()) + "_" + name));
+    return databases_.back()->url();
+  }
+
+ private:
+  ScratchDir dir_;
+  std::vector<std::unique_ptr<PostgresTestDatabase>> databases_;
+};
+
+INSTANTIATE_TEST_SUITE_P(Backends, HistoryStoreOn, ::testing::Values("sqlite", "postgresql"),
+                         [](const auto& backend) { return backend.param; });
+
+TEST_P(HistoryStoreOn, KeepsEachRunOnceUnderItsTestbed) {
+  HistoryStore store(location(), HistoryStore::Access::kWrite);
   const auto first = add(store, history_run(0), "abc123");
   EXPECT_EQ(first.run_id, 1);
   EXPECT_FALSE(first.duplicate);
@@ -77,9 +104,8 @@ TEST(HistoryStore, KeepsEachRunOnceUnderItsTestbed) {
   EXPECT_FALSE(store.cells(testbeds[0].id).empty());
 }
 
-TEST(HistoryStore, ADifferentMachineIsAnotherTestbedUnlessNamed) {
-  ScratchDir dir;
-  HistoryStore store((dir / "h.sqlite").string(), HistoryStore::Access::kWrite);
+TEST_P(HistoryStoreOn, ADifferentMachineIsAnotherTestbedUnlessNamed) {
+  HistoryStore store(location(), HistoryStore::Access::kWrite);
   auto other = history_run(1);
   other.environment.threads = 16;
   add(store, history_run(0));
@@ -92,9 +118,8 @@ TEST(HistoryStore, ADifferentMachineIsAnotherTestbedUnlessNamed) {
   EXPECT_EQ(store.testbeds()[0].runs, 2);
 }
 
-TEST(HistoryStore, AnEightPercentSlowdownIsAChangePointAtItsRunAndNowhereElse) {
-  ScratchDir dir;
-  HistoryStore store((dir / "h.sqlite").string(), HistoryStore::Access::kWrite);
+TEST_P(HistoryStoreOn, AnEightPercentSlowdownIsAChangePointAtItsRunAndNowhereElse) {
+  HistoryStore store(location(), HistoryStore::Access::kWrite);
   std::vector<ampbench::history::NewChangePoint> found;
   for (int run = 0; run < 30; ++run) {
     const auto added = add(store, history_run(run, run >= 20 ? 1.08 : 1.0, "simple_cnn"));
@@ -123,19 +148,17 @@ TEST(HistoryStore, AnEightPercentSlowdownIsAChangePointAtItsRunAndNowhereElse) {
   EXPECT_EQ(later[0].found_at_run, stored[0].found_at_run);
 }
 
-TEST(HistoryStore, IdenticalRunsHaveNoChangePoint) {
-  ScratchDir dir;
-  HistoryStore store((dir / "h.sqlite").string(), HistoryStore::Access::kWrite);
+TEST_P(HistoryStoreOn, IdenticalRunsHaveNoChangePoint) {
+  HistoryStore store(location(), HistoryStore::Access::kWrite);
   for (int run = 0; run < 30; ++run) EXPECT_TRUE(add(store, history_run(run)).change_points.empty()) << run;
 }
 
-TEST(HistoryStore, ExportThenImportGivesTheSameHistory) {
-  ScratchDir dir;
-  HistoryStore store((dir / "a.sqlite").string(), HistoryStore::Access::kWrite);
+TEST_P(HistoryStoreOn, ExportThenImportGivesTheSameHistory) {
+  HistoryStore store(location("a"), HistoryStore::Access::kWrite);
   for (int run = 0; run < 12; ++run) add(store, history_run(run, run >= 6 ? 1.2 : 1.0));
   const auto exported = store.export_jsonl();
   EXPECT_EQ(std::count(exported.begin(), exported.end(), '\n'), 12);
-  HistoryStore copy((dir / "b.sqlite").string(), HistoryStore::Access::kWrite);
+  HistoryStore copy(location("b"), HistoryStore::Access::kWrite);
   EXPECT_EQ(copy.import_jsonl(exported, "runs.jsonl"), 12u);
   EXPECT_EQ(copy.export_jsonl(), exported);
   const auto testbed = copy.testbeds()[0].id;
@@ -144,13 +167,12 @@ TEST(HistoryStore, ExportThenImportGivesTheSameHistory) {
   EXPECT_EQ(copy.import_jsonl(exported, "runs.jsonl"), 0u);  // every run is there already
 }
 
-TEST(HistoryStore, ABadExportedLineStoresNothingAndIsNamed) {
-  ScratchDir dir;
-  HistoryStore store((dir / "a.sqlite").string(), HistoryStore::Access::kWrite);
+TEST_P(HistoryStoreOn, ABadExportedLineStoresNothingAndIsNamed) {
+  HistoryStore store(location("a"), HistoryStore::Access::kWrite);
   add(store, history_run(0));
   add(store, history_run(1));
   auto text = store.export_jsonl();
-  HistoryStore copy((dir / "b.sqlite").string(), HistoryStore::Access::kWrite);
+  HistoryStore copy(location("b"), HistoryStore::Access::kWrite);
   const auto broken = text.substr(0, text.find('\n') + 1) + "{\"schema\": \"ampbench.history-run/1\"}\n";
   EXPECT_NE(error_of([&] { (void)copy.import_jsonl(broken, "runs.jsonl"); }).find("runs.jsonl line 2: testbed"),
             std::string::npos);
@@ -208,9 +230,8 @@ TEST(HistoryStore, ALockedDatabaseIsAClearErrorAndStoresNothing) {
   EXPECT_EQ(store.testbeds()[0].runs, 1);
 }
 
-TEST(HistoryStore, TwoWritersAtOnceBothStore) {
-  ScratchDir dir;
-  const auto path = (dir / "h.sqlite").string();
+TEST_P(HistoryStoreOn, TwoWritersAtOnceBothStore) {
+  const auto path = location();
   { HistoryStore(path, HistoryStore::Access::kWrite); }
   auto writer = [&path](int first) {
     HistoryStore store(path, HistoryStore::Access::kWrite);
@@ -222,6 +243,111 @@ TEST(HistoryStore, TwoWritersAtOnceBothStore) {
   b.join();
   HistoryStore store(path, HistoryStore::Access::kRead);
   EXPECT_EQ(store.testbeds()[0].runs, 20);
+}
+
+// The same runs kept by either backend are the same history, to the bit: the exported lines, every
+// series' values and every change point (where, when found, magnitude, p-value).
+TEST(HistoryStoreOnBoth, KeepTheSameHistoryToTheBit) {
+  if (ampbench::testing::postgres_tests_are_off()) GTEST_SKIP() << "the PostgreSQL tests are off in this build";
+  ScratchDir dir;
+  PostgresTestDatabase server("same_history");
+  HistoryStore sqlite((dir / "h.sqlite").string(), HistoryStore::Access::kWrite);
+  for (int run = 0; run < 30; ++run) add(sqlite, history_run(run, run >= 20 ? 1.08 : 1.0, "simple_cnn"));
+  HistoryStore postgres(server.url(), HistoryStore::Access::kWrite);
+  const auto exported = sqlite.export_jsonl();
+  ASSERT_EQ(postgres.import_jsonl(exported, "runs.jsonl"), 30u);
+  EXPECT_EQ(postgres.export_jsonl(), exported);
+  const auto testbed = sqlite.testbeds()[0].id;
+  ASSERT_EQ(postgres.testbeds()[0].testbed.name, sqlite.testbeds()[0].testbed.name);
+  std::size_t change_points = 0;
+  for (const auto& cell : sqlite.cells(testbed)) {
+    for (const auto figure : ampbench::history::kFigures) {
+      const auto a = sqlite.series(testbed, cell, figure);
+      const auto b = postgres.series(postgres.testbeds()[0].id, cell, figure);
+      ASSERT_EQ(a.size(), b.size()) << cell;
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        EXPECT_EQ(a[i].run_id, b[i].run_id);
+        EXPECT_EQ(a[i].value.value, b[i].value.value) << cell;
+        EXPECT_EQ(a[i].value.ci_low, b[i].value.ci_low) << cell;
+      }
+      const auto x = sqlite.change_points(testbed, cell, figure);
+      const auto y = postgres.change_points(postgres.testbeds()[0].id, cell, figure);
+      ASSERT_EQ(x.size(), y.size()) << cell;
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        EXPECT_EQ(x[i].run_id, y[i].run_id);
+        EXPECT_EQ(x[i].found_at_run, y[i].found_at_run);
+        EXPECT_EQ(x[i].change.magnitude, y[i].change.magnitude);
+        EXPECT_EQ(x[i].change.p_value, y[i].change.p_value);
+      }
+      change_points += x.size();
+    }
+  }
+  EXPECT_GT(change_points, 0u);
+}
+
+TEST(HistoryStoreOnPostgres, RefusesWhatItCannotUseAndLeavesItAsItWas) {
+  if (ampbench::testing::postgres_tests_are_off()) GTEST_SKIP() << "the PostgreSQL tests are off in this build";
+  const std::string tables = "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'";
+  PostgresTestDatabase empty("refuses_empty");
+  EXPECT_NE(error_of([&] { HistoryStore(empty.url(), HistoryStore::Access::kRead); }).find("no ampbench history"),
+            std::string::npos);
+  EXPECT_TRUE(empty.sql(tables).empty());
+
+  PostgresTestDatabase foreign("refuses_foreign");
+  foreign.sql("CREATE TABLE things (x integer)");
+  EXPECT_NE(error_of([&] {
+              HistoryStore(foreign.url(), HistoryStore::Access::kWrite);
+            }).find("_refuses_foreign: not an ampbench history database"),
+            std::string::npos);
+  EXPECT_EQ(foreign.sql(tables), std::vector<std::string>{"things"});
+
+  PostgresTestDatabase newer("refuses_newer");
+  { HistoryStore(newer.url(), HistoryStore::Access::kWrite); }
+  newer.sql("UPDATE ampbench_history SET value = '7' WHERE key = 'schema_version'");
+  EXPECT_NE(error_of([&] {
+              HistoryStore(newer.url(), HistoryStore::Access::kWrite);
+            }).find("history schema 7 is newer than this ampbench's (1)"),
+            std::string::npos);
+  EXPECT_EQ(newer.sql("SELECT value FROM ampbench_history WHERE key = 'schema_version'"),
+            std::vector<std::string>{"7"});
+
+  // A database the server does not have, a server that does not answer (named by host and port,
+  // never with the URL's password), a URL libpq cannot read.
+  const auto absent = error_of(
+      [&] { HistoryStore(ampbench::testing::postgres_test_url("no_such_history"), HistoryStore::Access::kWrite); });
+  EXPECT_NE(absent.find("/no_such_history: cannot connect:"), std::string::npos) << absent;
+  EXPECT_NE(absent.find("does not exist"), std::string::npos) << absent;
+  const auto unreachable =
+      error_of([&] { HistoryStore("postgresql://ci:s3cret@127.0.0.1:1/history", HistoryStore::Access::kWrite); });
+  EXPECT_EQ(unreachable.rfind("postgresql://127.0.0.1:1/history: cannot connect: ", 0), 0u) << unreachable;
+  EXPECT_EQ(unreachable.find("s3cret"), std::string::npos) << unreachable;
+  EXPECT_EQ(unreachable.find('\n'), std::string::npos) << unreachable;
+  EXPECT_NE(error_of([&] {
+              HistoryStore("postgresql://ci@db.example/history?colour=blue", HistoryStore::Access::kWrite);
+            }).find("--db: not a PostgreSQL connection URL: "),
+            std::string::npos);
+}
+
+// A runner whose add waits for another's longer than kBusyTimeoutMs gets a clear error, and its run
+// is not stored in part.
+TEST(HistoryStoreOnPostgres, AWriterThatCannotGetTheLockIsAClearErrorAndStoresNothing) {
+  if (ampbench::testing::postgres_tests_are_off()) GTEST_SKIP() << "the PostgreSQL tests are off in this build";
+  PostgresTestDatabase server("locked");
+  HistoryStore store(server.url(), HistoryStore::Access::kWrite);
+  add(store, history_run(0));
+  // Another runner in the middle of its add: it holds the store's advisory lock (the key "ampb").
+  std::thread other([&server] {
+    server.sql("BEGIN; SELECT pg_advisory_xact_lock(1634562146); SELECT pg_sleep(" +
+               std::to_string(ampbench::history::kBusyTimeoutMs / 1000 + 3) + "); COMMIT");
+  });
+  while (server.sql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")[0] == "0") {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  const auto error = error_of([&] { add(store, history_run(1)); });
+  other.join();
+  EXPECT_NE(error.find("another runner is adding to it (waited 10 s)"), std::string::npos) << error;
+  EXPECT_EQ(store.testbeds()[0].runs, 1);
+  EXPECT_EQ(server.sql("SELECT count(*) FROM figures WHERE run_id = 2")[0], "0");
 }
 
 }  // namespace

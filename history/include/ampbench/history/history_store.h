@@ -1,8 +1,9 @@
 // The history: every run added to it, by testbed, with its figures per cell and the change points
-// found in each series. SQLite (a file; WAL, so readers never block the writer; each add is one
-// transaction, so two CI jobs adding at once queue and a failed add stores nothing). The schema has
-// a version and migrations; a database of a newer schema, or one that is not ampbench's, is refused
-// before anything in it changes.
+// found in each series. In an SQLite file (WAL, so readers never block the writer) or, for a fleet
+// of runners that share one history, on a PostgreSQL server (the same tables and queries). Each add
+// is one transaction holding the store's write lock, so two CI jobs adding at once queue and a
+// failed add stores nothing. The schema has a version and migrations; a database of a newer schema,
+// or one that is not ampbench's, is refused before anything in it changes.
 #pragma once
 
 #include <cstdint>
@@ -27,7 +28,7 @@ class HistoryError : public std::runtime_error {
 };
 
 inline constexpr int kSchemaVersion = 1;
-inline constexpr int kBusyTimeoutMs = 10000;  // how long an add waits for another writer
+inline constexpr int kBusyTimeoutMs = 10000;  // how long an add waits for another writer's lock
 // Change points are looked for over at most this many runs after the last one found: a segment's
 // energy statistic costs its length squared, and a change older than this was found when it was new.
 inline constexpr std::size_t kChangePointWindow = 200;
@@ -78,9 +79,11 @@ struct StoredChangePoint {
 class HistoryStore {
  public:
   enum class Access { kRead, kWrite };
-  // Opens the SQLite database at `path`; kWrite creates it (and its schema) when absent, migrates
-  // an older schema, and refuses a newer one; kRead refuses a file that does not exist.
-  HistoryStore(const std::string& path, Access access);
+  // Opens the history at `location`: an SQLite file, or a PostgreSQL URL ("postgresql://user@host:
+  // port/database"; the database must exist). kWrite creates the file and the schema when absent,
+  // migrates an older schema and refuses a newer one; kRead changes nothing and refuses a file that
+  // does not exist or a database without a history.
+  HistoryStore(const std::string& location, Access access);
   HistoryStore(HistoryStore&&) noexcept;
   HistoryStore& operator=(HistoryStore&&) noexcept;
   ~HistoryStore();
@@ -117,7 +120,10 @@ class HistoryStore {
 // What identifies a report's content in the store (HistoryStore::add's digest): a hash of its JSON.
 [[nodiscard]] std::string report_digest(const reports::Report& report);
 
-// The default database file: $AMPBENCH_HISTORY_DB, else "ampbench-history.sqlite".
+// `location` as it may be printed (a bisect recipe, a CI log): a PostgreSQL URL without its password.
+[[nodiscard]] std::string printable_location(const std::string& location);
+
+// The default history: $AMPBENCH_HISTORY_DB (a file or a PostgreSQL URL), else "ampbench-history.sqlite".
 [[nodiscard]] std::string default_history_path();
 
 }  // namespace ampbench::history
