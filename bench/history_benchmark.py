@@ -11,14 +11,17 @@
   a slowed further run must fail (exit 4 alone, 1 with a slowed rerun);
 - cost: `history add` and `history check` wall time, and the store's size per run, with a
   history of 10,000 runs (the N real runs, then copies of their exported lines with other
-  digests and values scattered by 2%, imported).
+  digests and values scattered by 2%, imported), in an SQLite file and (--postgres) on a
+  PostgreSQL server started for it.
 
 Usage (from the repository root, after scripts/build):
   bench/history_benchmark.py --out /tmp/hist            (runs the N + M suites: about 40 minutes)
   bench/history_benchmark.py --out /tmp/hist --reuse    (the runs already in OUT/runI)
+  bench/history_benchmark.py --out /tmp/hist --reuse --postgres   (the costs on a PostgreSQL server too)
 Everything after `--` goes to `ampbench run`. Prints a summary and writes OUT/summary.json.
 """
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -78,7 +81,7 @@ def check_with_protocol(binary, db, current, rerun):
     return entry
 
 
-def big_history(binary, source_db, db, total):
+def big_history(binary, source_db, db, total, path):
     """A store of `total` runs: the source's runs, then scattered copies of them."""
     exported = must(binary, "history", "export", "--db", source_db).splitlines()
     lines = []
@@ -91,12 +94,43 @@ def big_history(binary, source_db, db, total):
                 scale = 1.0 + rng.gauss(0.0, 0.02)
                 cell["figures"][name] = [v * scale for v in value]
         lines.append(json.dumps(run))
-    path = db + ".jsonl"
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
     start = time.monotonic()
     must(binary, "history", "import", path, "--db", db)
     return time.monotonic() - start
+
+
+def store_cost(args, identical_db, current, db, size):
+    """`history add` and `history check` wall time with args.big + 1 runs in `db`, and its bytes per run."""
+    empty = size()
+    import_s = big_history(args.binary, identical_db, db, args.big, os.path.join(args.out, "big.jsonl"))
+    check_code, _, _, check_s = ampbench(args.binary, "history", "check", current, "--db", db)
+    add_code, _, _, add_s = ampbench(args.binary, "history", "add", current, "--db", db)
+    return {"runs_in_store": args.big + 1, "import_s": import_s, "check_s": check_s, "check_exit": check_code,
+            "add_s": add_s, "add_exit": add_code, "bytes_per_run": (size() - empty) / (args.big + 1)}
+
+
+@contextlib.contextmanager
+def postgres_server(out):
+    """A private server (tests/support/postgres-test-server: Debian's, Unix socket only, fsync off)
+    with an empty database "history": its URL, and a function that gives the database's size."""
+    server = os.path.join(ROOT, "tests/support/postgres-test-server")
+    state = os.path.join(out, "postgres.state")
+    subprocess.run([server, "start", state], check=True, capture_output=True)
+    try:
+        with open(state) as f:
+            folder = f.read().strip()
+
+        def psql(database, sql):
+            return subprocess.run(["psql", f"postgresql://ampbench@/{database}?host={folder}", "-Atc", sql],
+                                  check=True, capture_output=True, text=True).stdout.strip()
+
+        psql("postgres", "CREATE DATABASE history")
+        yield (f"postgresql://ampbench@/history?host={folder}",
+               lambda: int(psql("history", "SELECT pg_database_size(current_database())")))
+    finally:
+        subprocess.run([server, "stop", state], capture_output=True)
 
 
 def main():
@@ -108,6 +142,8 @@ def main():
     parser.add_argument("--at", type=int, default=20, help="the first slowed run K (0-based)")
     parser.add_argument("--big", type=int, default=10000, help="runs in the store the costs are timed with")
     parser.add_argument("--reuse", action="store_true", help="use the runs already in OUT/runI")
+    parser.add_argument("--postgres", action="store_true",
+                        help="time the big store on a PostgreSQL server too (Debian's, started for it)")
     parser.add_argument("--binary", default=os.path.join(ROOT, "build/default/bench/ampbench"))
     parser.add_argument("extra", nargs="*", help="arguments for `ampbench run` (after --)")
     args = parser.parse_args()
@@ -193,23 +229,26 @@ def main():
         "check_with_rerun_output": both[1],
     }
 
-    # Cost with a big store.
+    # Cost with a big store: an SQLite file, and (--postgres) a PostgreSQL server.
     big_db = os.path.join(args.out, "big.sqlite")
     for suffix in ("", "-wal", "-shm"):
         if os.path.exists(big_db + suffix):
             os.remove(big_db + suffix)
-    import_s = big_history(args.binary, identical_db, big_db, args.big)
-    check_code, _, _, check_s = ampbench(args.binary, "history", "check", paths[args.runs], "--db", big_db)
-    add_code, _, _, add_s = ampbench(args.binary, "history", "add", paths[args.runs], "--db", big_db)
-    subprocess.run(["sqlite3", big_db, "PRAGMA wal_checkpoint(TRUNCATE);"], capture_output=True)
-    size = os.path.getsize(big_db)
-    summary["cost"] = {"runs_in_store": args.big + 1, "import_s": import_s, "check_s": check_s,
-                       "check_exit": check_code, "add_s": add_s, "add_exit": add_code,
-                       "bytes_per_run": size / (args.big + 1)}
+
+    def sqlite_size():
+        if not os.path.exists(big_db):
+            return 0
+        subprocess.run(["sqlite3", big_db, "PRAGMA wal_checkpoint(TRUNCATE);"], capture_output=True)
+        return os.path.getsize(big_db)
+
+    summary["cost"] = store_cost(args, identical_db, paths[args.runs], big_db, sqlite_size)
+    if args.postgres:
+        with postgres_server(args.out) as (url, size):
+            summary["cost_postgresql"] = store_cost(args, identical_db, paths[args.runs], url, size)
 
     with open(os.path.join(args.out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
-    ident, slow, cost = summary["identical"], summary["slowed"], summary["cost"]
+    ident, slow = summary["identical"], summary["slowed"]
     print(f"identical code, {args.runs} runs: {len(ident['change_points'])} change points in {ident['series']} "
           f"series (target 0); history check of {args.further} further runs: {ident['passed_alone']} passed alone, "
           f"{ident['passed_with_protocol']} with the two-run protocol (target {args.further})")
@@ -221,9 +260,13 @@ def main():
         print(f"  missed {miss['cell']} {miss['figure']}: its runs {expected}.. average "
               f"{miss['effective_step']:+.1%} against the ones before (the unslowed runs drifted by "
               f"{(1.0 + miss['effective_step']) / (1.0 + args.slowdown) - 1.0:+.1%}), spread {miss['spread_before']:.1%}")
-    print(f"{cost['runs_in_store']} runs in the store: history add {cost['add_s']:.2f} s, history check "
-          f"{cost['check_s']:.2f} s (targets < 1 s); {cost['bytes_per_run'] / 1024:.1f} KiB per run; "
-          f"the import of {args.big} runs took {cost['import_s']:.0f} s")
+    for name, key in (("SQLite", "cost"), ("PostgreSQL", "cost_postgresql")):
+        if key in summary:
+            cost = summary[key]
+            print(f"{name}, {cost['runs_in_store']} runs in the store: history add {cost['add_s']:.2f} s (exit "
+                  f"{cost['add_exit']}), history check {cost['check_s']:.2f} s (exit {cost['check_exit']}; targets "
+                  f"< 1 s); {cost['bytes_per_run'] / 1024:.1f} KiB per run; the import of {args.big} runs took "
+                  f"{cost['import_s']:.0f} s")
 
 
 if __name__ == "__main__":

@@ -194,6 +194,29 @@ struct HistoryStore::Impl {
     return added;
   }
 
+  // The runs of one series, oldest first: those with from_run <= id < before_run, the last `last`.
+  std::vector<SeriesEntry> series(std::int64_t testbed, std::int64_t cell_id, Figure figure, std::int64_t from_run,
+                                  std::int64_t before_run, std::int64_t last) {
+    // The newest `last` first, then put back in order.
+    Statement rows(db,
+                   "SELECT * FROM (SELECT f.run_id, r.commit_sha, r.branch, r.started_utc, f.value, f.ci_low, "
+                   "f.ci_high, f.draws FROM figures f JOIN runs r ON r.id = f.run_id WHERE f.testbed_id = ?1 AND "
+                   "f.cell_id = ?2 AND f.figure = ?3 AND f.run_id >= ?4 AND f.run_id < ?5 ORDER BY f.run_id DESC "
+                   "LIMIT ?6) AS newest ORDER BY 1");
+    rows.bind(1, testbed)
+        .bind(2, cell_id)
+        .bind(3, std::string(to_string(figure)))
+        .bind(4, from_run)
+        .bind(5, before_run)
+        .bind(6, last);
+    std::vector<SeriesEntry> out;
+    while (rows.step()) {
+      out.push_back({rows.integer(0), rows.text(1), rows.text(2), rows.text(3),
+                     FigureValue{rows.real(4), rows.real(5), rows.real(6), rows.integer(7)}});
+    }
+    return out;
+  }
+
   // The series' runs after its last change point (at most kChangePointWindow of them), searched
   // for change points; those found are stored as found by `run_id`.
   std::vector<StoredChangePoint> new_change_points(std::int64_t testbed, std::int64_t cell_id, Figure figure,
@@ -202,22 +225,13 @@ struct HistoryStore::Impl {
                    "SELECT coalesce(max(run_id), 0) FROM change_points WHERE testbed_id = ?1 AND cell_id = ?2 "
                    "AND figure = ?3");
     last.bind(1, testbed).bind(2, cell_id).bind(3, std::string(to_string(figure))).step();
-    const auto open_from = last.integer(0);
-    Statement segment(
-        db,
-        "SELECT run_id, value, ci_low, ci_high, draws FROM (SELECT run_id, value, ci_low, ci_high, draws FROM figures "
-        "WHERE testbed_id = ?1 AND cell_id = ?2 AND figure = ?3 AND run_id >= ?4 "
-        "ORDER BY run_id DESC LIMIT ?5) AS newest ORDER BY run_id");
-    segment.bind(1, testbed)
-        .bind(2, cell_id)
-        .bind(3, std::string(to_string(figure)))
-        .bind(4, open_from)
-        .bind(5, static_cast<std::int64_t>(kChangePointWindow));
+    const auto segment = series(testbed, cell_id, figure, last.integer(0), std::numeric_limits<std::int64_t>::max(),
+                                static_cast<std::int64_t>(kChangePointWindow));
     std::vector<std::int64_t> runs;
     std::vector<SeriesPoint> points;
-    while (segment.step()) {
-      runs.push_back(segment.integer(0));
-      points.push_back({segment.real(1), segment.real(2), segment.real(3), segment.integer(4)});
+    for (const auto& entry : segment) {
+      runs.push_back(entry.run_id);
+      points.push_back(entry.value);
     }
     std::vector<StoredChangePoint> found;
     for (const auto& change : find_change_points(points, change_point_options(figure))) {
@@ -301,24 +315,10 @@ std::vector<std::string> HistoryStore::cells(std::int64_t testbed_id) const {
 
 std::vector<SeriesEntry> HistoryStore::series(std::int64_t testbed_id, const std::string& cell, Figure figure,
                                               std::int64_t from_run, std::int64_t before_run, std::size_t last) const {
-  // The newest `last` first, then put back in order.
-  Statement rows(impl_->db,
-                 "SELECT * FROM (SELECT f.run_id, r.commit_sha, r.branch, r.started_utc, f.value, f.ci_low, f.ci_high, "
-                 "f.draws FROM figures f JOIN runs r ON r.id = f.run_id WHERE f.testbed_id = ?1 AND f.figure = ?3 AND "
-                 "f.cell_id = (SELECT id FROM cells WHERE name = ?2) AND f.run_id >= ?4 AND f.run_id < ?5 "
-                 "ORDER BY f.run_id DESC LIMIT ?6) AS newest ORDER BY 1");
-  rows.bind(1, testbed_id)
-      .bind(2, cell)
-      .bind(3, std::string(to_string(figure)))
-      .bind(4, from_run)
-      .bind(5, before_run)
-      .bind(6, last == 0 ? std::numeric_limits<std::int64_t>::max() : static_cast<std::int64_t>(last));
-  std::vector<SeriesEntry> out;
-  while (rows.step()) {
-    out.push_back({rows.integer(0), rows.text(1), rows.text(2), rows.text(3),
-                   FigureValue{rows.real(4), rows.real(5), rows.real(6), rows.integer(7)}});
-  }
-  return out;
+  Statement find(impl_->db, "SELECT id FROM cells WHERE name = ?1");
+  if (!find.bind(1, cell).step()) return {};
+  return impl_->series(testbed_id, find.integer(0), figure, from_run, before_run,
+                       last == 0 ? std::numeric_limits<std::int64_t>::max() : static_cast<std::int64_t>(last));
 }
 
 std::vector<StoredChangePoint> HistoryStore::change_points(std::int64_t testbed_id, const std::string& cell,

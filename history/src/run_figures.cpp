@@ -22,29 +22,6 @@ FigureValue from_estimate(const reports::RoundEstimate& estimate, std::int64_t d
   return {estimate.value, estimate.ci_low, estimate.ci_high, draws};
 }
 
-// A cell's rounds over the machine's usual state: those its report's speedup keeps (a round whose
-// probe took over slow_machine_factor times the usual probe time ran in the host's slower state).
-// Over 30 identical runs on a shared 2-core host this took the between-run spread of the per-probe
-// step time from 1.1-7.6% to 0.9-3.9% (docs/performance.md, "Performance history").
-struct UsualRounds {
-  std::vector<double> step_time_s;
-  std::vector<double> per_probe;
-  std::vector<std::int64_t> replicate;
-};
-
-UsualRounds usual_rounds(const reports::Report& report, const reports::CellResult& cell) {
-  const auto& rounds = *cell.rounds;
-  const auto left_out = reports::rounds_left_out_of_usual_state(report, cell);
-  UsualRounds kept;
-  for (std::size_t round = 0; round < rounds.step_time_s.size(); ++round) {
-    if (round < left_out.size() && left_out[round]) continue;
-    kept.step_time_s.push_back(rounds.step_time_s[round]);
-    if (!rounds.probe_s.empty()) kept.per_probe.push_back(rounds.step_time_s[round] / rounds.probe_s[round]);
-    if (!rounds.round_replicate.empty()) kept.replicate.push_back(rounds.round_replicate[round]);
-  }
-  return kept;
-}
-
 void add_time_figures(const reports::Report& report, const reports::CellResult& cell, CellFigures& figures) {
   if (!cell.rounds || cell.rounds->step_time_s.empty()) {
     const auto& summary = cell.throughput.step_time_s;
@@ -52,15 +29,24 @@ void add_time_figures(const reports::Report& report, const reports::CellResult& 
                                  FigureValue{summary.median, summary.ci_low, summary.ci_high, summary.count});
     return;
   }
-  const auto kept = usual_rounds(report, cell);
-  if (!kept.per_probe.empty()) {
+  // Over the rounds the report's speedup keeps: the machine's usual state (a round whose probe took
+  // over slow_machine_factor times the usual probe time ran in the host's slower state). Over 30
+  // identical runs on a shared 2-core host this took the between-run spread of the per-probe step
+  // time from 1.1-7.6% to 0.9-3.9% (docs/performance.md, "Performance history").
+  const auto kept = reports::kept_rounds(*cell.rounds, reports::rounds_left_out_of_usual_state(report, cell));
+  const auto& replicate = kept.round_replicate;
+  if (!kept.probe_s.empty()) {
+    std::vector<double> per_probe;
+    for (std::size_t round = 0; round < kept.step_time_s.size(); ++round) {
+      per_probe.push_back(kept.step_time_s[round] / kept.probe_s[round]);
+    }
     figures.figures.emplace_back(Figure::kStepTimePerProbe,
-                                 from_estimate(reports::summarize_rounds(kept.per_probe, kept.replicate),
-                                               draws_of(kept.replicate, kept.per_probe.size())));
+                                 from_estimate(reports::summarize_rounds(per_probe, replicate),
+                                               draws_of(replicate, per_probe.size())));
   }
   figures.figures.emplace_back(Figure::kStepTime,
-                               from_estimate(reports::summarize_rounds(kept.step_time_s, kept.replicate),
-                                             draws_of(kept.replicate, kept.step_time_s.size())));
+                               from_estimate(reports::summarize_rounds(kept.step_time_s, replicate),
+                                             draws_of(replicate, kept.step_time_s.size())));
 }
 
 }  // namespace

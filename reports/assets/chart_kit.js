@@ -50,8 +50,10 @@ var ampbenchCharts = (function () {
     var l = html('div', { 'class': 'legend' }, f);
     names.forEach(function (m, i) { html('span', { style: '--swatch:' + color(modes ? modes[i] : m) }, l, m); });
   }
-  // Five even ticks, or on a log2 axis one tick per whole power of two (at most about five).
-  function yAxis(svg, box, max, format, log) {
+  // Five even ticks from min (0 unless given) to max, or on a log2 axis one tick per whole power of
+  // two (at most about five).
+  function yAxis(svg, box, max, format, log, min) {
+    min = min || 0;
     var fractions = [0, 0.25, 0.5, 0.75, 1];
     if (log) {
       var stride = Math.max(1, Math.ceil((log.max - log.min) / 4));
@@ -61,7 +63,7 @@ var ampbenchCharts = (function () {
     fractions.forEach(function (t) {
       var y = box.top + box.height * (1 - t);
       node('line', { x1: box.left, x2: box.left + box.width, y1: y, y2: y, stroke: '#eaeef2' }, svg);
-      var value = log ? Math.pow(2, Math.round(log.min + (log.max - log.min) * t)) : max * t;
+      var value = log ? Math.pow(2, Math.round(log.min + (log.max - log.min) * t)) : min + (max - min) * t;
       node('text', { x: box.left - 6, y: y + 4, 'text-anchor': 'end' }, svg, format(value));
     });
   }

@@ -27,11 +27,7 @@
     lo -= pad; hi += pad;
     var sx = function (i) { return box.left + box.width * (i + 0.5) / n; };
     var sy = function (v) { return box.top + box.height * (1 - (v - lo) / (hi - lo)); };
-    [0, 0.25, 0.5, 0.75, 1].forEach(function (t) {
-      var v = lo + (hi - lo) * t, y = sy(v);
-      node('line', { x1: box.left, x2: box.left + box.width, y1: y, y2: y, stroke: '#eaeef2' }, svg);
-      node('text', { x: box.left - 6, y: y + 4, 'text-anchor': 'end' }, svg, format(v));
-    });
+    k.yAxis(svg, box, hi, format, null, lo);
     var stride = Math.max(1, Math.ceil(n / 10));
     runs.forEach(function (r, i) {
       if (i % stride === 0 || i === n - 1) node('text', { x: sx(i), y: box.top + box.height + 16, 'text-anchor': 'middle' }, svg, String(r.run));

@@ -37,13 +37,13 @@ bool interleaved_with(const CellResult& cell, const CellResult& reference) {
 Ratio speedup(const CellResult& reference, const CellResult& cell, const std::vector<bool>& left_out,
               const std::vector<bool>& reference_left_out) {
   if (interleaved_with(cell, reference)) {
-    const auto kept = detail::kept_rounds(*cell.rounds, left_out);
-    const auto kept_reference = detail::kept_rounds(*reference.rounds, left_out);
+    const auto kept = kept_rounds(*cell.rounds, left_out);
+    const auto kept_reference = kept_rounds(*reference.rounds, left_out);
     return paired_round_ratio(kept_reference.step_time_s, kept.step_time_s, kept.round_replicate);
   }
   if (cell.rounds && reference.rounds) {
-    const auto kept = detail::kept_rounds(*cell.rounds, left_out);
-    const auto kept_reference = detail::kept_rounds(*reference.rounds, reference_left_out);
+    const auto kept = kept_rounds(*cell.rounds, left_out);
+    const auto kept_reference = kept_rounds(*reference.rounds, reference_left_out);
     return compare_rounds(kept.step_time_s, kept_reference.step_time_s, kept.round_replicate,
                           kept_reference.round_replicate)
         .ratio;

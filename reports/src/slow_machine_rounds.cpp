@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "ampbench/reports/derived_figures.h"
+
 namespace ampbench::reports::detail {
 namespace {
 
@@ -48,14 +50,19 @@ std::vector<bool> rounds_left_out(const std::vector<bool>& slow) {
   return slow;
 }
 
+}  // namespace ampbench::reports::detail
+
+namespace ampbench::reports {
+
 RoundSamples kept_rounds(const Rounds& rounds, const std::vector<bool>& left_out) {
   RoundSamples kept;
   for (std::size_t round = 0; round < rounds.step_time_s.size(); ++round) {
     if (round < left_out.size() && left_out[round]) continue;
     kept.step_time_s.push_back(rounds.step_time_s[round]);
+    if (!rounds.probe_s.empty()) kept.probe_s.push_back(rounds.probe_s[round]);
     if (!rounds.round_replicate.empty()) kept.round_replicate.push_back(rounds.round_replicate[round]);
   }
   return kept;
 }
 
-}  // namespace ampbench::reports::detail
+}  // namespace ampbench::reports

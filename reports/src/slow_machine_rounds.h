@@ -17,12 +17,4 @@ namespace ampbench::reports::detail {
 // (then every round counts, and the figure describes the slower state).
 [[nodiscard]] std::vector<bool> rounds_left_out(const std::vector<bool>& slow);
 
-// The rounds' per-round step times and replicates without those marked in `left_out` (which may
-// be empty: none left out).
-struct RoundSamples {
-  std::vector<double> step_time_s;
-  std::vector<std::int64_t> round_replicate;
-};
-[[nodiscard]] RoundSamples kept_rounds(const Rounds& rounds, const std::vector<bool>& left_out);
-
 }  // namespace ampbench::reports::detail

@@ -11,12 +11,15 @@
 #include "ampbench/reports/report_json.h"
 #include "history_reports.h"
 #include "postgres_test_database.h"
+#include "support/cli_expectations.h"
 #include "support/process.h"
 #include "support/scratch_dir.h"
 
 namespace {
 
+using ampbench::testing::expect_bad_input;
 using ampbench::testing::history_run;
+using ampbench::testing::read_bytes;
 using ampbench::testing::ProcessResult;
 using ampbench::testing::run_process;
 using ampbench::testing::ScratchDir;
@@ -24,22 +27,6 @@ using ampbench::testing::ScratchDir;
 ProcessResult ampbench_cli(std::vector<std::string> args) {
   args.insert(args.begin(), AMPBENCH_CLI);
   return run_process(args);
-}
-
-long lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
-
-std::string read_bytes(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void expect_bad_input(const ProcessResult& result, const std::string& culprit) {
-  EXPECT_EQ(result.exit_code, 2) << result.err;
-  EXPECT_EQ(lines(result.err), 2) << result.err;
-  EXPECT_NE(result.err.find(culprit), std::string::npos) << result.err;
-  EXPECT_TRUE(result.out.empty()) << result.out;
 }
 
 class HistoryCommand : public ::testing::Test {

@@ -11,6 +11,7 @@
 #include "ampbench/history/history_store.h"
 #include "history_reports.h"
 #include "postgres_test_database.h"
+#include "support/cli_expectations.h"
 #include "support/scratch_dir.h"
 
 namespace {
@@ -21,17 +22,11 @@ using ampbench::history::HistoryStore;
 using ampbench::history::report_digest;
 using ampbench::history::RunMetadata;
 using ampbench::testing::history_run;
+using ampbench::testing::read_bytes;
 using ampbench::testing::PostgresTestDatabase;
 using ampbench::testing::ScratchDir;
 
 constexpr const char* kSlowCell = "simple_cnn/bf16/cpu/default";
-
-std::string read_bytes(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // Runs SQL on the file with SQLite itself (not through the store).
 void sql(const std::filesystem::path& path, const std::string& statement) {

@@ -11,6 +11,7 @@
 
 #include "ampbench/reports/report_json.h"
 #include "sample_report.h"
+#include "support/cli_expectations.h"
 #include "support/process.h"
 #include "support/scratch_dir.h"
 
@@ -28,15 +29,10 @@ ProcessResult ampbench_cli(std::vector<std::string> args) {
 
 void write_text(const std::filesystem::path& path, const std::string& text) { std::ofstream(path) << text; }
 
-long lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
-
 // A bad input: exit 2, the error and the usage line only, the culprit named, and nothing written.
 void expect_bad_input(const ProcessResult& result, const std::string& culprit, const ScratchDir& dir,
                       const std::vector<std::string>& not_written) {
-  EXPECT_EQ(result.exit_code, 2) << result.err;
-  EXPECT_EQ(lines(result.err), 2) << result.err;
-  EXPECT_NE(result.err.find(culprit), std::string::npos) << result.err;
-  EXPECT_TRUE(result.out.empty()) << result.out;
+  ampbench::testing::expect_bad_input(result, culprit);
   for (const auto& name : not_written) EXPECT_FALSE(std::filesystem::exists(dir / name)) << name;
 }
 

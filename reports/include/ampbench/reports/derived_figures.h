@@ -38,6 +38,16 @@ void relate_to_fp32(Report& report);
 // rounds would remain). Empty when none is left out.
 [[nodiscard]] std::vector<bool> rounds_left_out_of_usual_state(const Report& report, const CellResult& cell);
 
+// A cell's rounds without those marked in `left_out` (which may be empty: none left out): per round
+// its step time, its machine probe's time (when the rounds timed one) and its replicate (when the
+// rounds came from several worker processes).
+struct RoundSamples {
+  std::vector<double> step_time_s;
+  std::vector<double> probe_s;
+  std::vector<std::int64_t> round_replicate;
+};
+[[nodiscard]] RoundSamples kept_rounds(const Rounds& rounds, const std::vector<bool>& left_out);
+
 // Throws ReportError naming the first stored figure ("cells[2].rounds.step_time_s[4]: ...") that
 // differs from what the report's samples give. Figures a report leaves out are not required.
 void require_derived_figures_match(const Report& report);
