@@ -129,9 +129,12 @@ void judge_time(const HistoryStore& store, const Scope& scope, const CellFigures
     }
   }
   judged.history_runs = history.size();
-  if (history.size() < options.min_runs || raw_history.size() < options.min_runs) {
+  // The per-probe series stands in only with enough runs, so the short one is always the raw one
+  // (its last change point may be later than the per-probe series' one).
+  if (raw_history.size() < options.min_runs) {
     worsen(judged, HistoryVerdict::kNotCompared);
-    judged.reasons.push_back("only " + std::to_string(history.size()) + " runs since the last change point (needs " +
+    judged.reasons.push_back("only " + std::to_string(raw_history.size()) +
+                             " runs of step_time_s since its last change point (needs " +
                              std::to_string(options.min_runs) + ")");
     return;
   }

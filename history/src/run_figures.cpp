@@ -40,13 +40,12 @@ void add_time_figures(const reports::Report& report, const reports::CellResult& 
     for (std::size_t round = 0; round < kept.step_time_s.size(); ++round) {
       per_probe.push_back(kept.step_time_s[round] / kept.probe_s[round]);
     }
-    figures.figures.emplace_back(Figure::kStepTimePerProbe,
-                                 from_estimate(reports::summarize_rounds(per_probe, replicate),
-                                               draws_of(replicate, per_probe.size())));
+    figures.figures.emplace_back(
+        Figure::kStepTimePerProbe,
+        from_estimate(reports::summarize_rounds(per_probe, replicate), draws_of(replicate, per_probe.size())));
   }
-  figures.figures.emplace_back(Figure::kStepTime,
-                               from_estimate(reports::summarize_rounds(kept.step_time_s, replicate),
-                                             draws_of(replicate, kept.step_time_s.size())));
+  figures.figures.emplace_back(Figure::kStepTime, from_estimate(reports::summarize_rounds(kept.step_time_s, replicate),
+                                                                draws_of(replicate, kept.step_time_s.size())));
 }
 
 }  // namespace

@@ -116,6 +116,9 @@ TEST_F(HistoryCheck, TooFewRunsAreNotCompared) {
   const auto result = check(history_run(100, 1.5, "simple_cnn"));
   EXPECT_TRUE(result.passed);
   EXPECT_EQ(verdict_of(result, kSlow), HistoryVerdict::kNotCompared);
+  EXPECT_NE(render_history_check_text(result).find("only 3 runs of step_time_s since its last change point (needs 5)"),
+            std::string::npos)
+      << render_history_check_text(result);
 }
 
 TEST_F(HistoryCheck, MemoryGrowthAndAFailedCellWouldRegress) {

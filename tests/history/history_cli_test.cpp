@@ -19,8 +19,8 @@ namespace {
 
 using ampbench::testing::expect_bad_input;
 using ampbench::testing::history_run;
-using ampbench::testing::read_bytes;
 using ampbench::testing::ProcessResult;
+using ampbench::testing::read_bytes;
 using ampbench::testing::run_process;
 using ampbench::testing::ScratchDir;
 

@@ -22,8 +22,8 @@ using ampbench::history::HistoryStore;
 using ampbench::history::report_digest;
 using ampbench::history::RunMetadata;
 using ampbench::testing::history_run;
-using ampbench::testing::read_bytes;
 using ampbench::testing::PostgresTestDatabase;
+using ampbench::testing::read_bytes;
 using ampbench::testing::ScratchDir;
 
 constexpr const char* kSlowCell = "simple_cnn/bf16/cpu/default";
