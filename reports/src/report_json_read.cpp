@@ -242,6 +242,8 @@ NumericsRun read_numerics_run(const json& in, const std::string& path, std::size
                                              std::to_string(evaluations) + " evaluations (eval_steps)");
   }
   value.wall_s = fields.number_or_null("wall_s");
+  if (const auto* layers = fields.optional("layers"))  // absent before issue #34
+    value.layers = read_layer_diagnostics(*layers, fields.path_of("layers"), value.train_loss.size());
   fields.finish();
   return value;
 }

@@ -100,10 +100,43 @@ void to_json(nlohmann::json& out, const TensorCoreUtilization& value) {
   out = {{"status", to_string(value.status)}, {"reason", value.reason}, {"metrics", value.metrics}};
 }
 
+void to_json(nlohmann::json& out, const TensorRange& value) {
+  out = {{"dtype", value.dtype},
+         {"elements", value.elements},
+         {"amax", number(value.amax)},
+         {"above_fp16_max", number(value.above_fp16_max)},
+         {"fp16_subnormal", number(value.fp16_subnormal)},
+         {"flushed_in_fp16", number(value.flushed_in_fp16)},
+         {"zero", number(value.zero)},
+         {"non_finite", number(value.non_finite)}};
+}
+
+void to_json(nlohmann::json& out, const LayerRangeStep& value) {
+  out = {{"output", optional(value.output)}, {"gradient", optional(value.gradient)}};
+}
+
+void to_json(nlohmann::json& out, const LayerRanges& value) {
+  out = {{"module", value.module}, {"steps", value.steps}};
+}
+
+void to_json(nlohmann::json& out, const NonFiniteOrigin& value) {
+  out = {{"step", value.step}, {"module", value.module}, {"tensor", value.tensor}};
+}
+
+void to_json(nlohmann::json& out, const LayerDiagnostics& value) {
+  out = {{"steps", value.steps},
+         {"scales", numbers(value.scales)},
+         {"layers", value.layers},
+         {"bad_steps", value.bad_steps},
+         {"non_finite_origins", value.non_finite_origins},
+         {"note", value.note}};
+}
+
 void to_json(nlohmann::json& out, const NumericsRun& value) {
   out = {{"train_loss", numbers(value.train_loss)},
          {"eval_loss", numbers(value.eval_loss)},
-         {"wall_s", number(value.wall_s)}};
+         {"wall_s", number(value.wall_s)},
+         {"layers", optional(value.layers)}};
 }
 
 void to_json(nlohmann::json& out, const Numerics& value) {

@@ -2,7 +2,6 @@
 // evaluations, FP32's floor run, and the verdicts it leads to, a forced FP16 underflow included.
 #include "measure/numerics_pass.h"
 
-#include <ATen/CPUGeneratorImpl.h>
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
@@ -14,15 +13,17 @@
 #include "ampbench/reports/derived_figures.h"
 #include "ampbench/reports/stats.h"
 #include "ampbench/reports/table.h"
+#include "ampbench/workloads/module_workload.h"
 #include "ampbench/workloads/preset.h"
 #include "ampbench/workloads/registry.h"
+#include "support/linear_workload_spec.h"
+#include "support/numerics_defect_workloads.h"
 
 namespace {
 
 using ampbench::harness::run_numerics;
 using ampbench::harness::WorkloadTask;
 using ampbench::reports::Numerics;
-using ampbench::workloads::Batch;
 using ampbench::workloads::Workload;
 using ampbench::workloads::WorkloadOptions;
 
@@ -111,52 +112,10 @@ TEST(NumericsPass, AModeThatFailsRecordsItsErrorAndTheOthersRun) {
   EXPECT_EQ(results[1].error, "no memory for bf16");
 }
 
-// An MLP regression whose loss is in tiny units (x 2^-24), trained by SGD with the learning rate
-// scaled up to match: FP32 trains exactly as at unit scale, but under float16 autocast the
-// gradient reaching the float16 layers (about 2^-29 x the error) is below float16's
-// smallest subnormal and becomes zero, so without loss scaling nothing learns. The GradScaler's
-// 2^16 lifts it back into range; bfloat16 has float32's range.
-class TinyLossRegression final : public Workload {
- public:
-  explicit TinyLossRegression(const WorkloadOptions& /*options: one size, on the CPU*/) {
-    torch::manual_seed(7);
-    teacher_ = make_mlp();
-    torch::manual_seed(11);
-    student_ = make_mlp();
-    for (auto& parameter : teacher_->parameters()) parameter.set_requires_grad(false);
-  }
-  std::string name() const override { return "tiny-loss"; }
-  std::string describe() const override { return "MLP 16->64->1, MSE x 2^-24, SGD"; }
-  torch::nn::Module& module() override { return *student_; }
-  torch::Tensor loss(const Batch& batch) override {
-    return torch::mse_loss(student_->forward(batch.input), batch.target) * kLossUnit;
-  }
-  std::unique_ptr<torch::optim::Optimizer> make_optimizer() override {
-    return std::make_unique<torch::optim::SGD>(student_->parameters(), torch::optim::SGDOptions(0.05 / kLossUnit));
-  }
-  Batch make_batch(std::int64_t index) override {
-    auto generator = at::make_generator<at::CPUGeneratorImpl>(1000 + static_cast<std::uint64_t>(index));
-    auto input = at::randn({64, 16}, generator);
-    torch::NoGradGuard no_grad;
-    auto target = teacher_->forward(input);
-    return {input, target};
-  }
-  std::optional<double> flops_per_step() const override { return 3.0 * 2.0 * 64 * (16 * 64 + 64); }
-  std::int64_t samples_per_step() const override { return 64; }
-
- private:
-  static constexpr double kLossUnit = 1.0 / (1 << 24);
-  static torch::nn::Sequential make_mlp() {
-    return torch::nn::Sequential(torch::nn::Linear(16, 64), torch::nn::ReLU(), torch::nn::Linear(64, 1));
-  }
-  torch::nn::Sequential student_{nullptr};
-  torch::nn::Sequential teacher_{nullptr};
-};
-
 TEST(NumericsPass, Fp16WithoutScalingDivergesWhereGradientsUnderflowAndTheScaledModesStayWithinTheFloor) {
   const auto results = run_numerics(numerics_task("tiny-loss", {"fp32", "fp16", "bf16", "fp16-noscale"}, 48), {},
                                     [](const WorkloadOptions& options) -> std::unique_ptr<Workload> {
-                                      return std::make_unique<TinyLossRegression>(options);
+                                      return std::make_unique<ampbench::testing::TinyLossRegression>(options);
                                     });
   ASSERT_EQ(results.size(), 4u);
   const Numerics& fp32 = results[0];
@@ -194,6 +153,116 @@ TEST(NumericsPass, Fp16WithoutScalingDivergesWhereGradientsUnderflowAndTheScaled
   EXPECT_NE(table.find("diverged ("), std::string::npos) << table;
   EXPECT_NE(table.find("within the noise floor ("), std::string::npos) << table;
   EXPECT_EQ(report.cells[3].divergence->verdict, ampbench::reports::DivergenceVerdict::kDiverged);
+}
+
+// The per-layer diagnostics (issue #34) on the two seeded defects.
+const ampbench::reports::LayerRanges& layer_named(const ampbench::reports::LayerDiagnostics& diagnostics,
+                                                  const std::string& module) {
+  for (const auto& layer : diagnostics.layers) {
+    if (layer.module == module) return layer;
+  }
+  throw std::runtime_error("no layer " + module);
+}
+
+TEST(LayerRanges, NameTheLayerWhoseOutputOverflowsFloat16AndWhereTheSkippedStepsTurnedNonFinite) {
+  const auto results = run_numerics(numerics_task("loud-layer", {"fp32", "fp16", "bf16"}, 8), {},
+                                    [](const WorkloadOptions& options) -> std::unique_ptr<Workload> {
+                                      return std::make_unique<ampbench::testing::LoudLayerRegression>(options);
+                                    });
+  ASSERT_EQ(results.size(), 3u);
+  for (const auto& numerics : results) ASSERT_TRUE(numerics.error.empty()) << numerics.error;
+  EXPECT_FALSE(results[0].floor->layers) << "the floor run is not observed";
+  const auto& fp32 = *results[0].run.layers;
+  // Observed: the training step after each evaluation but the last (8 steps: every step).
+  EXPECT_EQ(fp32.steps, (std::vector<std::int64_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(fp32.scales, std::vector<double>(8, 1.0));
+  ASSERT_EQ(fp32.layers.size(), 3u);
+  EXPECT_EQ(fp32.layers[0].module, "hidden");  // in the order the forward reached them
+  EXPECT_EQ(fp32.layers[1].module, "loud");
+  EXPECT_EQ(fp32.layers[2].module, "head");
+  const auto& loud = fp32.layers[1].steps[0];
+  ASSERT_TRUE(loud.output && loud.gradient);
+  EXPECT_EQ(loud.output->dtype, "float32");
+  EXPECT_EQ(loud.output->elements, 64 * 64);
+  EXPECT_GT(loud.output->amax, 65504.0);
+  EXPECT_GT(loud.output->above_fp16_max, 0.0);
+  EXPECT_EQ(loud.output->non_finite, 0.0);
+  EXPECT_LT(fp32.layers[0].steps[0].output->amax, 100.0);
+  EXPECT_EQ(fp32.bad_steps, 0);
+  EXPECT_TRUE(fp32.non_finite_origins.empty());
+
+  const auto& fp16 = *results[1].run.layers;
+  EXPECT_EQ(fp16.bad_steps, 8);  // inf in the forward: every step skipped, whatever the scale
+  ASSERT_EQ(fp16.non_finite_origins.size(), 8u);
+  for (const auto& origin : fp16.non_finite_origins) {
+    EXPECT_EQ(origin.module, "loud");
+    EXPECT_EQ(origin.tensor, "output");
+  }
+  EXPECT_EQ(fp16.scales[0], 65536.0);
+  EXPECT_EQ(fp16.scales[1], 32768.0);  // backed off after the skipped step
+  const auto& loud16 = layer_named(fp16, "loud").steps[0];
+  EXPECT_EQ(loud16.output->dtype, "float16");
+  EXPECT_GT(loud16.output->non_finite, 0.0);
+  EXPECT_EQ(layer_named(fp16, "hidden").steps[0].output->non_finite, 0.0);
+
+  const auto& bf16 = *results[2].run.layers;  // float32's range: no overflow
+  EXPECT_EQ(bf16.bad_steps, 0);
+  EXPECT_EQ(layer_named(bf16, "loud").steps[0].output->dtype, "bfloat16");
+  EXPECT_EQ(layer_named(bf16, "loud").steps[0].output->non_finite, 0.0);
+  EXPECT_GT(layer_named(bf16, "loud").steps[0].output->amax, 65504.0);
+}
+
+TEST(LayerRanges, ShowTheGradientsFloat16FlushesWithoutAScaleAndKeepsWithOne) {
+  const auto results = run_numerics(numerics_task("tiny-loss", {"fp32", "fp16", "fp16-noscale"}, 4), {},
+                                    [](const WorkloadOptions& options) -> std::unique_ptr<Workload> {
+                                      return std::make_unique<ampbench::testing::TinyLossRegression>(options);
+                                    });
+  ASSERT_EQ(results.size(), 3u);
+  const auto& fp32 = layer_named(*results[0].run.layers, "out").steps[0].gradient;
+  const auto& fp16 = layer_named(*results[1].run.layers, "out").steps[0].gradient;
+  const auto& noscale = layer_named(*results[2].run.layers, "out").steps[0].gradient;
+  ASSERT_TRUE(fp32 && fp16 && noscale);
+  // In float32 the gradient is tiny but there: float16 would flush most of it at scale 1.
+  EXPECT_EQ(fp32->zero, 0.0);
+  EXPECT_GT(fp32->flushed_in_fp16, 0.5);
+  EXPECT_LT(fp32->amax, 1e-6);
+  // Without a scale float16 did flush it; with the scaler's 2^16 it kept it.
+  EXPECT_EQ(noscale->dtype, "float16");
+  EXPECT_GT(noscale->zero, 0.5);
+  EXPECT_LT(fp16->zero, 0.1);
+  EXPECT_NEAR(fp16->amax / fp32->amax, 65536.0, 65536.0 * 0.05);  // the scaled gradient, as the scaler sees it
+  EXPECT_EQ(results[1].run.layers->scales[0], 65536.0);
+}
+
+TEST(LayerRanges, AModelWithoutSubmodulesGetsOneWholeModelRowAndANoteAndTupleOutputsAreHandled) {
+  auto linear = run_numerics(numerics_task("linear", {"fp32"}, 2), {}, [](const WorkloadOptions& options) {
+    return ampbench::workloads::make_module_workload(ampbench::testing::linear_workload_spec("linear"), options);
+  });
+  const auto& whole = *linear[0].run.layers;
+  ASSERT_EQ(whole.layers.size(), 1u);
+  EXPECT_EQ(whole.layers[0].module, ampbench::reports::kWholeModelLayer);
+  EXPECT_NE(whole.note.find("no submodules"), std::string::npos) << whole.note;
+
+  // A GRU returns (output, hidden state): both are the module's outputs.
+  auto spec = ampbench::testing::linear_workload_spec("gru");
+  torch::nn::GRU gru(torch::nn::GRUOptions(4, 3).batch_first(true));
+  torch::nn::Linear head(3, 1);
+  auto model = std::make_shared<torch::nn::Module>();
+  model->register_module("gru", gru);
+  model->register_module("head", head);
+  spec.module = model;
+  spec.forward = [gru, head](const torch::Tensor& input) mutable {
+    return head(std::get<0>(gru(input.unsqueeze(1))).squeeze(1));
+  };
+  auto recurrent = run_numerics(numerics_task("gru", {"fp32", "bf16"}, 2), {}, [&spec](const WorkloadOptions& options) {
+    return make_module_workload(spec, options);
+  });
+  for (const auto& numerics : recurrent) {
+    ASSERT_TRUE(numerics.error.empty()) << numerics.error;
+    EXPECT_EQ(layer_named(*numerics.run.layers, "gru").steps[0].output->elements, 8 * 3 + 3 * 8)
+        << "the output sequence and the final hidden state";
+    EXPECT_TRUE(layer_named(*numerics.run.layers, "head").steps[0].gradient);
+  }
 }
 
 }  // namespace

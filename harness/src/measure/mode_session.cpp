@@ -14,6 +14,8 @@ namespace {
 
 constexpr std::int64_t kBatchPool = 16;  // distinct pre-generated batches, cycled through
 
+}  // namespace
+
 std::string dtype_name(c10::ScalarType dtype) {
   switch (dtype) {
     case c10::ScalarType::Half:
@@ -24,8 +26,6 @@ std::string dtype_name(c10::ScalarType dtype) {
       return "float32";
   }
 }
-
-}  // namespace
 
 workloads::WorkloadOptions workload_options(const reports::RunConfig& config, c10::Device device) {
   return {workloads::parse_preset(config.preset), config.batch, static_cast<std::uint64_t>(config.seed), device};

@@ -86,6 +86,10 @@ class ModeSession {
 
 // The workload as the run's settings describe it (preset, batch, seed) on `device`: what every
 // mode's session and numerics run build, so all start from the same weights and data.
+[[nodiscard]]  // "float16", "bfloat16", else "float32": how reports name a compute dtype.
+[[nodiscard]] std::string
+dtype_name(c10::ScalarType dtype);
+
 [[nodiscard]] workloads::WorkloadOptions workload_options(const reports::RunConfig& config, c10::Device device);
 
 // Sets the float32 precision knobs for the mode and returns what is in effect, so an FP32

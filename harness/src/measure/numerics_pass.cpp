@@ -15,6 +15,7 @@
 #include "ampbench/workloads/registry.h"
 #include "error_text.h"
 #include "machine/device_hooks.h"
+#include "measure/layer_ranges.h"
 #include "measure/mode_session.h"
 #include "measure/training_step.h"
 
@@ -56,7 +57,10 @@ reports::NumericsRun train(const PassPlan& plan, const Mode& mode, bool reversed
   auto optimizer = workload->make_optimizer();
   std::optional<amp::GradScaler> scaler;
   if (mode.grad_scaler) scaler.emplace(plan.device.type());
-  const detail::TrainingStep step{*workload, *optimizer, scaler ? &*scaler : nullptr, mode, plan.device.type()};
+  std::optional<detail::LayerRangeRecorder> ranges;  // the floor run is FP32 again: nothing new to see
+  if (!reversed) ranges.emplace(workload->module());
+  const detail::TrainingStep step{*workload,          *optimizer, scaler ? &*scaler : nullptr, mode,
+                                  plan.device.type(), nullptr,    ranges ? &*ranges : nullptr};
   std::vector<workloads::Batch> held_out;
   for (std::int64_t j = 0; j < kNumericsEvalBatches; ++j)
     held_out.push_back(workload->make_batch(kFirstHeldOutBatch + j));
@@ -65,7 +69,8 @@ reports::NumericsRun train(const PassPlan& plan, const Mode& mode, bool reversed
   const auto stage = reversed ? WorkloadStage::kNumericsFloor : WorkloadStage::kNumerics;
   auto next_evaluation = plan.eval_steps.begin();
   for (std::int64_t done = 0;; ++done) {
-    if (next_evaluation != plan.eval_steps.end() && *next_evaluation == done) {
+    const bool evaluated = next_evaluation != plan.eval_steps.end() && *next_evaluation == done;
+    if (evaluated) {
       run.eval_loss.push_back(evaluate(*workload, held_out));
       ++next_evaluation;
       if (plan.progress) plan.progress({stage, mode.name, 0, done, 0.0, 0.0, steps});
@@ -73,8 +78,12 @@ reports::NumericsRun train(const PassPlan& plan, const Mode& mode, bool reversed
     if (done == steps) break;
     (void)detail::apply_precision(mode);
     const auto batch = workload->make_batch(reversed ? steps - 1 - done : done);
+    if (ranges) ranges->begin_step(done, evaluated);  // the ranges in full after each evaluation
     run.train_loss.push_back(step.run(batch, false).item<double>());
+    if (ranges) ranges->end_step();
   }
+  if (ranges)
+    run.layers = ranges->finish(scaler ? scaler->telemetry() : std::vector<amp::ScalerStepRecord>{}, run.train_loss);
   run.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
   return run;
 }

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "distributed/gradient_sync.h"
+#include "measure/layer_ranges.h"
 #include "measure/nvtx_ranges.h"
 
 namespace ampbench::harness::detail {
@@ -20,6 +21,7 @@ torch::Tensor TrainingStep::run(const workloads::Batch& batch, bool inject_overf
     PhaseRange range(StepPhase::kForward);
     std::optional<amp::Autocast> autocast;
     if (mode.autocast) autocast.emplace(device_type, mode.compute_dtype);
+    const ForwardObservation observation(layer_ranges);
     loss = workload.loss(batch);
   }
   if (loss.dim() != 0) {

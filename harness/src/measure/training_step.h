@@ -12,6 +12,7 @@
 namespace ampbench::harness::detail {
 
 class GradientSync;
+class LayerRangeRecorder;
 
 struct TrainingStep {
   workloads::Workload& workload;
@@ -21,6 +22,8 @@ struct TrainingStep {
   c10::DeviceType device_type;
   // Data parallel: arms the gradients' all-reduce before each backward; null in one process.
   GradientSync* sync = nullptr;
+  // The numerics pass's per-module range statistics watch the forward; null in every timed step.
+  LayerRangeRecorder* layer_ranges = nullptr;
 
   // Runs one step and returns the detached loss, still on the device (no host sync here). With a
   // scaler the gradients are unscaled in place before the optimizer step, so after it they hold the

@@ -130,11 +130,66 @@ struct TensorCoreUtilization {
   std::vector<TensorCoreMetric> metrics;
 };
 
+// How one tensor's values sit against float16's range: shares of its elements, each counted on
+// the values as the mode produced them (in their own dtype), compared in float32. A float16 tensor
+// cannot hold values above 65504 or below its smallest subnormal, so there those shares read 0 and
+// what overflowed counts as non-finite, what flushed as zero (reports compare its zeros with FP32's).
+struct TensorRange {
+  std::string dtype;  // "float16", "bfloat16", "float32": as the mode produced it
+  std::int64_t elements = 0;
+  double amax = 0.0;             // the largest finite |value|
+  double above_fp16_max = 0.0;   // finite |value| > 65504: float16 would overflow them to inf
+  double fp16_subnormal = 0.0;   // non-zero finite |value| < 2^-14: float16 keeps them with fewer bits, or none
+  double flushed_in_fp16 = 0.0;  // non-zero |value| <= 2^-25: float16 would round them to zero
+  double zero = 0.0;             // exactly zero
+  double non_finite = 0.0;       // inf or NaN
+};
+
+// One module's tensors on one observed step: its forward output and the gradient that reached it
+// in backward (scaled by the loss scale, as the GradScaler sees it). Either is absent when the step
+// produced none (e.g. an output that did not require grad).
+struct LayerRangeStep {
+  std::optional<TensorRange> output;
+  std::optional<TensorRange> gradient;
+};
+
+struct LayerRanges {
+  // The module's registered path ("encoder.0.linear1"), or kWholeModelLayer for parameters the
+  // model's root module holds itself.
+  std::string module;
+  std::vector<LayerRangeStep> steps;  // one per LayerDiagnostics::steps
+};
+inline constexpr const char* kWholeModelLayer = "(model)";
+
+// The first module whose forward output or gradient held inf or NaN on a step that went bad: a
+// step the GradScaler skipped, or (without a scaler) the first step with a non-finite loss.
+// `module` is empty when no module's tensor did (the loss itself, or a parameter-free op).
+struct NonFiniteOrigin {
+  std::int64_t step = 0;
+  std::string module;
+  std::string tensor;  // "output" or "gradient"
+};
+
+// Per-module range statistics of one mode's numerics run (issue #34). A module's "output" is what
+// the ops that apply its own parameters return (for Linear, Conv, norms and embeddings: its forward
+// output); modules without parameters of their own have no row. Observed steps are the training
+// steps right after each evaluation; every step is checked for non-finite tensors.
+struct LayerDiagnostics {
+  std::vector<std::int64_t> steps;                  // training steps observed, 0-based
+  std::vector<double> scales;                       // the loss scale each observed step ran with (1: none)
+  std::vector<LayerRanges> layers;                  // in the order the forward first reached them
+  std::int64_t bad_steps = 0;                       // steps skipped by the scaler (or non-finite, without one)
+  std::vector<NonFiniteOrigin> non_finite_origins;  // the first kMaxNonFiniteOrigins bad steps
+  std::string note;                                 // what the figures cannot say, e.g. no named submodules
+};
+inline constexpr std::size_t kMaxNonFiniteOrigins = 64;
+
 // One training run of the numerics pass (below).
 struct NumericsRun {
-  std::vector<double> train_loss;  // every step's; null in JSON when non-finite
-  std::vector<double> eval_loss;   // at each of Numerics::eval_steps; null in JSON when non-finite
-  double wall_s = 0.0;             // training and evaluations
+  std::vector<double> train_loss;          // every step's; null in JSON when non-finite
+  std::vector<double> eval_loss;           // at each of Numerics::eval_steps; null in JSON when non-finite
+  double wall_s = 0.0;                     // training and evaluations
+  std::optional<LayerDiagnostics> layers;  // absent in the floor run and in reports before #34
 };
 
 // The numerics pass, separate from timing: every mode of a workload trains the same fixed number
