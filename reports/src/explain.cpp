@@ -7,6 +7,7 @@
 #include "ampbench/reports/compare.h"
 #include "ampbench/reports/derived_figures.h"
 #include "ampbench/reports/stats.h"
+#include "explain_layers.h"
 #include "explain_page_faults.h"
 #include "format.h"
 
@@ -270,6 +271,7 @@ std::vector<Finding> explain(const Report& report) {
     scaler_findings(cell, out);
     gpu_findings(cell, fp32, out);
     unaligned_finding(cell, out);
+    detail::layer_findings(report, cell, out);
     std::vector<std::string> missing;
     if (!cell.breakdown) missing.push_back("no profiled time breakdown (a report from before it)");
     if (fp32 == nullptr) missing.push_back("no successful FP32 cell to compare with");

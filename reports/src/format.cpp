@@ -42,10 +42,10 @@ std::string format_count(double count) {
   return format_fixed(count / 1e6, 1) + "M";
 }
 
-std::string format_general(double value) {
+std::string format_general(double value, int significant_digits) {
   if (!std::isfinite(value)) return "n/a";
   std::array<char, 64> buffer{};
-  std::snprintf(buffer.data(), buffer.size(), "%g", value);
+  std::snprintf(buffer.data(), buffer.size(), "%.*g", significant_digits, value);
   return buffer.data();
 }
 

@@ -40,8 +40,8 @@ namespace ampbench::reports::detail {
 [[nodiscard]] std::string format_flop_rate(double flops_per_s);
 // A count as people read it: 12 -> "12", 6512.4 -> "6.5k", 1.2e6 -> "1.2M".
 [[nodiscard]] std::string format_count(double count);
-// "%g": 0.01 -> "0.01", 1e-06 -> "1e-06".
-[[nodiscard]] std::string format_general(double value);
+// "%g": 0.01 -> "0.01", 1e-06 -> "1e-06"; with fewer significant digits 338814 -> "3.39e+05" (3).
+[[nodiscard]] std::string format_general(double value, int significant_digits = 6);
 // "%.*f" without the locale surprises of iostreams; "n/a" when not finite.
 [[nodiscard]] std::string format_fixed(double value, int decimals);
 

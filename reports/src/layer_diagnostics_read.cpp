@@ -60,10 +60,10 @@ LayerRanges read_layer(const json& in, const std::string& path, std::size_t obse
   return value;
 }
 
-NonFiniteOrigin read_origin(const json& in, const std::string& path, std::size_t train_steps) {
+NonFiniteOrigin read_origin(const json& in, const std::string& path, std::int64_t steps) {
   ObjectReader fields(in, path);
   NonFiniteOrigin value;
-  value.step = fields.integer_in("step", 0, static_cast<std::int64_t>(train_steps) - 1);
+  value.step = fields.integer_in("step", 0, steps - 1);
   value.module = fields.text("module");
   value.tensor = fields.text("tensor");
   if (value.module.empty() ? !value.tensor.empty() : value.tensor != "output" && value.tensor != "gradient") {
@@ -76,10 +76,10 @@ NonFiniteOrigin read_origin(const json& in, const std::string& path, std::size_t
 
 }  // namespace
 
-LayerDiagnostics read_layer_diagnostics(const json& in, const std::string& path, std::size_t train_steps) {
+LayerDiagnostics read_layer_diagnostics(const json& in, const std::string& path, std::int64_t steps) {
   ObjectReader fields(in, path);
   LayerDiagnostics value;
-  const auto last_step = static_cast<std::int64_t>(train_steps) - 1;
+  const auto last_step = steps - 1;
   value.steps = read_array<std::int64_t>(
       fields.required("steps"), fields.path_of("steps"),
       [last_step](const json& step, const std::string& at) { return read_integer_in(step, at, 0, last_step); });
@@ -92,10 +92,10 @@ LayerDiagnostics read_layer_diagnostics(const json& in, const std::string& path,
   value.layers = read_array<LayerRanges>(
       fields.required("layers"), fields.path_of("layers"),
       [observed](const json& layer, const std::string& at) { return read_layer(layer, at, observed); });
-  value.bad_steps = fields.integer_in("bad_steps", 0, static_cast<std::int64_t>(train_steps));
+  value.bad_steps = fields.integer_in("bad_steps", 0, steps);
   value.non_finite_origins = read_array<NonFiniteOrigin>(
       fields.required("non_finite_origins"), fields.path_of("non_finite_origins"),
-      [train_steps](const json& origin, const std::string& at) { return read_origin(origin, at, train_steps); },
+      [steps](const json& origin, const std::string& at) { return read_origin(origin, at, steps); },
       kMaxNonFiniteOrigins);
   value.note = fields.text("note");
   fields.finish();

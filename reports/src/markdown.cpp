@@ -5,6 +5,7 @@
 #include "breakdown_rows.h"
 #include "data_parallel_rows.h"
 #include "format.h"
+#include "layer_rows.h"
 #include "markdown_table.h"
 #include "numerics_notes.h"
 #include "summary_rows.h"
@@ -116,6 +117,25 @@ std::string breakdown_section(const Report& report) {
          table.render();
 }
 
+// The numerics pass's ranges per layer (layer_rows.h), folded: a table per cell.
+std::string layer_section(const Report& report) {
+  constexpr std::size_t kRowsPerCell = 12;
+  const auto tables = detail::layer_tables(report, kRowsPerCell);
+  if (tables.empty()) return "";
+  std::string out =
+      "\n<details><summary>Ranges per layer (numerics pass)</summary>\n\n" + detail::layer_table_legend() + "\n";
+  for (const auto& layer_table : tables) {
+    detail::MarkdownTable table(layer_table.header);
+    for (const auto& row : layer_table.rows) table.add_row(row);
+    out += "\n`" + layer_table.cell + "`: " + detail::markdown_cell(detail::joined(layer_table.lines, "; ")) + "\n\n" +
+           table.render();
+    if (layer_table.more_layers > 0) {
+      out += "\n" + std::to_string(layer_table.more_layers) + " more layers in report.json (numerics.run.layers).\n";
+    }
+  }
+  return out + "\n</details>\n";
+}
+
 constexpr const char* kHowToRead =
     "\n<details><summary>How to read this</summary>\n\n"
     "- Step time: the modes of a workload take turns step by step, in rounds, in several worker processes per "
@@ -157,8 +177,8 @@ std::string render_markdown(const Report& report) {
   if (const auto note = detail::counted_flops_note(report); !note.empty()) out += "\n" + note + "\n";
   const auto why = render_why_markdown(report.explanation);
   return out + failed_cells(report) + data_parallel_section(report) + (why.empty() ? "" : "\n" + why) +
-         breakdown_section(report) + numerics_notes(report) + precision_table(report) + host_time_table(report) +
-         kHowToRead;
+         breakdown_section(report) + numerics_notes(report) + layer_section(report) + precision_table(report) +
+         host_time_table(report) + kHowToRead;
 }
 
 }  // namespace ampbench::reports

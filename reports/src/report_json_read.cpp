@@ -232,7 +232,8 @@ TensorCoreUtilization read_tensor_cores(const json& in, const std::string& path)
 }
 
 // A pass that failed (`failed`) may stop before its last evaluation; one that ran has them all.
-NumericsRun read_numerics_run(const json& in, const std::string& path, std::size_t evaluations, bool failed) {
+NumericsRun read_numerics_run(const json& in, const std::string& path, std::size_t evaluations, std::int64_t steps,
+                              bool failed) {
   ObjectReader fields(in, path);
   NumericsRun value;
   value.train_loss = numbers_or_null(fields.required("train_loss"), fields.path_of("train_loss"));
@@ -243,7 +244,7 @@ NumericsRun read_numerics_run(const json& in, const std::string& path, std::size
   }
   value.wall_s = fields.number_or_null("wall_s");
   if (const auto* layers = fields.optional("layers"))  // absent before issue #34
-    value.layers = read_layer_diagnostics(*layers, fields.path_of("layers"), value.train_loss.size());
+    value.layers = read_layer_diagnostics(*layers, fields.path_of("layers"), steps);
   fields.finish();
   return value;
 }
@@ -270,9 +271,10 @@ Numerics read_numerics(const json& in, const std::string& path) {
   check_eval_steps(value.eval_steps, value.steps, fields.path_of("eval_steps"));
   value.error = fields.text("error");
   const bool failed = !value.error.empty();
-  value.run = read_numerics_run(fields.required("run"), fields.path_of("run"), value.eval_steps.size(), failed);
+  value.run =
+      read_numerics_run(fields.required("run"), fields.path_of("run"), value.eval_steps.size(), value.steps, failed);
   if (const auto* floor = fields.optional("floor"))
-    value.floor = read_numerics_run(*floor, fields.path_of("floor"), value.eval_steps.size(), failed);
+    value.floor = read_numerics_run(*floor, fields.path_of("floor"), value.eval_steps.size(), value.steps, failed);
   value.floor_perturbation = fields.text("floor_perturbation");
   fields.finish();
   return value;

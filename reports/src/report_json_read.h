@@ -23,10 +23,10 @@ enum class ReportVersion { kBeforeRanks, kCurrent };
 [[nodiscard]] PrecisionAudit read_precision(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] TensorCoreMetric read_tensor_core_metric(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] TensorCoreUtilization read_tensor_cores(const nlohmann::json& in, const std::string& path);
-// Also checks that every layer has one entry per observed step, each step within the run's
-// `train_steps`.
+// Also checks that every layer has one entry per observed step, each step within the pass's
+// `steps`.
 [[nodiscard]] LayerDiagnostics read_layer_diagnostics(const nlohmann::json& in, const std::string& path,
-                                                      std::size_t train_steps);
+                                                      std::int64_t steps);
 [[nodiscard]] Numerics read_numerics(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] Divergence read_divergence(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] RoundEstimate read_round_estimate(const nlohmann::json& in, const std::string& path);

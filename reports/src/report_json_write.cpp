@@ -135,8 +135,8 @@ void to_json(nlohmann::json& out, const LayerDiagnostics& value) {
 void to_json(nlohmann::json& out, const NumericsRun& value) {
   out = {{"train_loss", numbers(value.train_loss)},
          {"eval_loss", numbers(value.eval_loss)},
-         {"wall_s", number(value.wall_s)},
-         {"layers", optional(value.layers)}};
+         {"wall_s", number(value.wall_s)}};
+  if (value.layers) out["layers"] = *value.layers;  // absent, not null: a report without it reads as before #34
 }
 
 void to_json(nlohmann::json& out, const Numerics& value) {

@@ -257,11 +257,13 @@ TEST_F(RunCommand, OffSwitchesTurnTheirSettingOffOverTheConfigFile) {
 }
 
 // A worker that outlives --worker-timeout is killed; its cells fail with the reason, the run goes
-// on and writes its report.
+// on and writes its report. One worker asked for 100,000 transformer steps runs for its whole 30 s
+// time cap on any CPU (1,000 split over 5 workers fitted in 2 s on a quiet machine).
 TEST_F(RunCommand, AHungWorkerIsKilledAndItsCellsFail) {
-  const auto result = run_process({AMPBENCH_CLI, "run", "--workloads", "transformer", "--modes", "fp32", "--preset",
-                                   "default", "--time-cap", "30", "--min-steps", "1000", "--steps", "1000",
-                                   "--worker-timeout", "2", "--out", out().string()});
+  const auto result = run_process(
+      {AMPBENCH_CLI,       "run", "--workloads", "transformer", "--modes", "fp32",   "--preset",     "default",
+       "--time-cap",       "30",  "--min-steps", "100000",      "--steps", "100000", "--replicates", "1",
+       "--worker-timeout", "2",   "--out",       out().string()});
   EXPECT_EQ(result.exit_code, 1) << result.err;
   const auto report = ampbench::reports::read_report(out() / "report.json");
   ASSERT_EQ(report.cells.size(), 1u);

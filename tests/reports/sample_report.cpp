@@ -88,6 +88,29 @@ Numerics sample_numerics(double relative_offset, double wall_s) {
   return numerics;
 }
 
+LayerDiagnostics sample_layers(const std::string& dtype, double scale, double gradient_zero) {
+  LayerDiagnostics layers;
+  layers.steps = {0, 2, 4, 6, 8, 10, 12, 14};
+  layers.scales.assign(layers.steps.size(), scale);
+  for (const char* module : {"encoder", "head"}) {
+    LayerRanges layer{module, {}};
+    for (std::size_t i = 0; i < layers.steps.size(); ++i) {
+      const bool encoder = std::string(module) == "encoder";
+      TensorRange output{dtype, 4096, encoder ? 7.1e4 : 3.5, encoder ? 0.002 : 0.0, 0.0, 0.0, 0.0, 0.0};
+      TensorRange gradient{dtype, 4096, 2.5e-6 * scale * (encoder ? 1.0 : 8.0), 0.0, 0.9, 0.0, gradient_zero, 0.0};
+      if (dtype == "float16" && encoder) output = {dtype, 4096, 65504.0, 0.0, 0.0, 0.0, 0.0, 0.002};
+      if (dtype != "float16") gradient.flushed_in_fp16 = 0.05;
+      layer.steps.push_back({output, gradient});
+    }
+    layers.layers.push_back(std::move(layer));
+  }
+  if (scale > 1.0) {
+    layers.bad_steps = 2;
+    layers.non_finite_origins = {{3, "encoder", "output"}, {4, "encoder", "output"}};
+  }
+  return layers;
+}
+
 Numerics sample_fp32_numerics(double wall_s) {
   Numerics numerics = sample_numerics(0.0, wall_s);
   numerics.floor = sample_numerics(0.01, wall_s).run;
@@ -194,6 +217,7 @@ Report make_sample_report() {
   CellResult net_fp32 = sample_cell("simple_net", "fp32", 1.25e-3);
   set_flops_per_step(net_fp32, 1.5e8);
   net_fp32.numerics = sample_fp32_numerics(1.5);
+  net_fp32.numerics->run.layers = sample_layers("float32", 1.0, 0.1);
   CellResult net_fp16 = sample_cell("simple_net", "fp16", 4.1e-3);
   set_flops_per_step(net_fp16, 1.5e8);
   net_fp16.memory.peak_tensor_bytes = 40 * 1024 * 1024;
@@ -202,11 +226,13 @@ Report make_sample_report() {
   net_fp16.scaler->scale[4] = std::numeric_limits<double>::quiet_NaN();
   net_fp16.losses[4] = std::numeric_limits<double>::quiet_NaN();
   net_fp16.numerics = sample_numerics(0.005, 2.0);
+  net_fp16.numerics->run.layers = sample_layers("float16", 65536.0, 0.3);
   add_amp_results(net_fp16, net_fp32);
   CellResult net_bf16 = sample_cell("simple_net", "bf16", 0.9e-3);
   set_flops_per_step(net_bf16, 1.5e8);
   for (std::size_t i = 0; i < net_bf16.losses.size(); ++i) net_bf16.losses[i] *= 1.2 + (i % 2 == 0 ? 0.01 : -0.01);
   net_bf16.numerics = sample_numerics(0.05, 2.5);
+  net_bf16.numerics->run.layers = sample_layers("bfloat16", 1.0, 0.1);
   add_amp_results(net_bf16, net_fp32);
 
   CellResult cnn_fp32 = sample_cell("simple_cnn", "fp32", 0.125);

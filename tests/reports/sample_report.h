@@ -25,6 +25,9 @@ namespace ampbench::testing {
 [[nodiscard]] reports::Numerics sample_numerics(double relative_offset, double wall_s);
 // FP32's: offset 0, with a floor run at offset 1% ("data order reversed").
 [[nodiscard]] reports::Numerics sample_fp32_numerics(double wall_s);
+// Two modules ("encoder", whose output reaches 7.1e4, and "head") on 8 observed steps, in `dtype`;
+// at a scale above 1 (FP16) two skipped steps that first turned non-finite in encoder's output.
+[[nodiscard]] reports::LayerDiagnostics sample_layers(const std::string& dtype, double scale, double gradient_zero);
 
 [[nodiscard]] reports::Report make_sample_report();
 
