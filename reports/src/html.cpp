@@ -1,5 +1,7 @@
 #include "ampbench/reports/html.h"
 
+#include <cstdint>
+
 #include <nlohmann/json.hpp>
 
 #include "ampbench/reports/explain.h"
@@ -9,6 +11,7 @@
 #include "format.h"
 #include "html_assets.h"
 #include "html_page.h"
+#include "layer_rows.h"
 #include "numerics_notes.h"
 #include "summary_rows.h"
 
@@ -83,6 +86,35 @@ std::string why_section(const Report& report) {
          detail::html_table("breakdown", breakdown.header, breakdown.rows);
 }
 
+// The numerics pass's ranges per layer: per cell its table (layer_rows.h) and a heat map of the
+// layers x observed steps, coloured by the scaled gradient's headroom below float16's maximum.
+std::string layer_section(const Report& report) {
+  const auto tables = detail::layer_tables(report, SIZE_MAX);
+  if (tables.empty()) return "";
+  std::string out = "<h2>Ranges per layer (numerics pass)</h2>\n<p class=\"note\">" +
+                    detail::html_escaped(detail::layer_table_legend()) +
+                    " Heat map: the headroom of each module's scaled gradient on each observed step.</p>\n";
+  for (const auto& table : tables) {
+    out += "<h3>" + detail::html_escaped(table.cell) + "</h3>\n<p class=\"note\">" +
+           detail::html_escaped(detail::joined(table.lines, "; ")) + "</p>\n" +
+           detail::html_table("layers", table.header, table.rows);
+    std::vector<std::string> header{"layer \\ step"};
+    for (const auto step : table.steps) header.push_back(std::to_string(step));
+    out += "<div class=\"table-wrap\"><table class=\"layer-heatmap\" data-cell=\"" + detail::html_escaped(table.cell) +
+           "\"><thead><tr>" + detail::html_cells(header, "th") + "</tr></thead><tbody>\n";
+    for (const auto& row : table.heat) {
+      out += "<tr><th>" + detail::html_escaped(row.module) + "</th>";
+      for (const auto& cell : row.steps) {
+        out += "<td class=\"heat " + cell.level + "\" title=\"" + detail::html_escaped(cell.detail) + "\">" +
+               detail::html_escaped(cell.text) + "</td>";
+      }
+      out += "</tr>\n";
+    }
+    out += "</tbody></table></div>\n";
+  }
+  return out;
+}
+
 constexpr const char* kHowToRead =
     "<h2>How to read this</h2>\n<ul class=\"note\">\n"
     "<li>Step time: the modes of a workload take turns step by step, in rounds, in several worker processes per "
@@ -126,6 +158,7 @@ std::string render_html(const Report& report) {
   page += chart_section("Step time per mode", "chart-step-time") + chart_section("Speedup vs FP32", "chart-speedup") +
           chart_section("Peak memory per mode", "chart-memory") +
           chart_section("Divergence and loss (numerics pass)", "chart-numerics", numerics_intro(report)) +
+          layer_section(report) +
           chart_section("Gradient norm (timed steps)", "chart-loss") +
           chart_section("GradScaler scale", "chart-scale") +
           chart_section("Tensor-core utilisation", "chart-tensor-cores") + kHowToRead;

@@ -1,5 +1,8 @@
 #include "layer_rows.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "ampbench/reports/compare.h"
 #include "format.h"
 #include "layer_summary.h"
@@ -39,6 +42,24 @@ std::string origins_line(const LayerDiagnostics& diagnostics) {
 
 std::string share_or_dash(double share) { return share > 0.0 ? format_share(share) : "-"; }
 
+HeatCell heat_cell(const LayerRangeStep& step) {
+  HeatCell cell;
+  if (step.output) cell.detail += "output max " + format_general(step.output->amax, 3) + " " + step.output->dtype;
+  if (step.gradient) {
+    cell.detail += (cell.detail.empty() ? "" : "; ") + std::string("gradient max ") +
+                   format_general(step.gradient->amax, 3) + " " + step.gradient->dtype + ", " +
+                   format_share(step.gradient->zero) + " zero";
+  }
+  const double non_finite = std::max(step.output ? step.output->non_finite : 0.0,
+                                     step.gradient ? step.gradient->non_finite : 0.0);
+  if (non_finite > 0.0) return {"inf/NaN", "non-finite", cell.detail + "; " + format_share(non_finite) + " inf or NaN"};
+  if (!step.gradient || !(step.gradient->amax > 0.0)) return {"-", "none", cell.detail};
+  const double headroom = std::log2(kFp16Max / step.gradient->amax);
+  cell.text = format_fixed(headroom, 1);
+  cell.level = headroom < 0.0 ? "overflow" : headroom < 1.0 ? "low" : headroom < 4.0 ? "some" : "ample";
+  return cell;
+}
+
 }  // namespace
 
 std::vector<LayerTable> layer_tables(const Report& report, std::size_t row_limit) {
@@ -59,6 +80,14 @@ std::vector<LayerTable> layer_tables(const Report& report, std::size_t row_limit
                     "gradient flushed in float16",
                     "non-finite"};
     const auto layers = summarize_layers(*diagnostics, reference_layer_diagnostics(report, cell));
+    table.steps = diagnostics->steps;
+    for (const auto& layer : layers) {
+      const auto& ranges = *std::find_if(diagnostics->layers.begin(), diagnostics->layers.end(),
+                                         [&](const auto& l) { return l.module == layer.module; });
+      HeatRow heat{layer.module, {}};
+      for (const auto& step : ranges.steps) heat.steps.push_back(heat_cell(step));
+      table.heat.push_back(std::move(heat));
+    }
     for (const auto& layer : layers) {
       if (table.rows.size() == row_limit) {
         table.more_layers = layers.size() - row_limit;

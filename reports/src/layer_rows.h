@@ -10,12 +10,27 @@
 
 namespace ampbench::reports::detail {
 
+// One observed step of one module in the heat map: its scaled gradient's headroom, coloured by level:
+// "non-finite" (an output or gradient held inf/NaN), "overflow" (headroom below 0), "low" (below 1),
+// "some" (below 4), "ample", or "none" (no gradient reached it).
+struct HeatCell {
+  std::string text;
+  std::string level;
+  std::string detail;  // the figures behind it, for a tooltip
+};
+struct HeatRow {
+  std::string module;
+  std::vector<HeatCell> steps;
+};
+
 struct LayerTable {
   std::string cell;                // CellKey::label()
   std::vector<std::string> lines;  // what the table rests on, then the note, then the bad steps
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;
   std::size_t more_layers = 0;  // rows left out after `row_limit` (see layer_tables)
+  std::vector<std::int64_t> steps;  // the observed steps: the heat map's columns
+  std::vector<HeatRow> heat;        // every layer, in the rows' order
 };
 
 // One table per cell that has layer diagnostics, in the report's order; at most `row_limit` rows

@@ -76,6 +76,12 @@ TEST_F(HtmlInBrowser, ScriptFinishesAndDrawsEveryChart) {
   EXPECT_EQ(count(dom, "d=\"M0 0\""), 0) << "every curve has points";
   EXPECT_EQ(count(dom, "stroke-dasharray=\"5 3\""), 2 + 2 * 2);  // the 3x-floor line, the floor run
   EXPECT_NE(dom.find("Numerics pass (divergence): 16 steps per mode, simple_net 7.500 s"), std::string::npos);
+  // Ranges per layer: a table and a heat map per cell with layer diagnostics (simple_net's three),
+  // two layers x 8 observed steps each; FP16's encoder held inf/NaN on every one.
+  EXPECT_EQ(count(dom, "<table class=\"layers\""), 3);
+  EXPECT_EQ(count(dom, "<table class=\"layer-heatmap\""), 3);
+  EXPECT_EQ(count(dom, "<td class=\"heat "), 3 * 2 * 8);
+  EXPECT_EQ(count(dom, "<td class=\"heat non-finite\""), 8);
 }
 
 // The divergence curve is |AMP - FP32| / FP32 at each evaluation: 0 at step 0 and 5% after it for
