@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "ampbench/harness/run.h"
@@ -24,6 +25,7 @@ namespace {
 using ampbench::harness::run_numerics;
 using ampbench::harness::WorkloadTask;
 using ampbench::reports::Numerics;
+using ampbench::workloads::Batch;
 using ampbench::workloads::Workload;
 using ampbench::workloads::WorkloadOptions;
 
@@ -263,6 +265,44 @@ TEST(LayerRanges, AModelWithoutSubmodulesGetsOneWholeModelRowAndANoteAndTupleOut
         << "the output sequence and the final hidden state";
     EXPECT_TRUE(layer_named(*numerics.run.layers, "head").steps[0].gradient);
   }
+}
+
+TEST(LayerRanges, CountEachValueWhereFloat16WouldPutIt) {
+  // One Linear 1->8 without bias on an input of ones: its output is its weights, chosen one per
+  // range: zero, flushed (<= 2^-25), subnormal, float16's smallest normal, normal, its largest,
+  // above it, inf.
+  auto spec = ampbench::testing::linear_workload_spec("ranges");
+  torch::nn::Linear linear(torch::nn::LinearOptions(1, 8).bias(false));
+  {
+    torch::NoGradGuard no_grad;
+    linear->weight.copy_(torch::tensor({0.0, 1e-8, 1e-6, std::ldexp(1.0, -14), 1.0, 65504.0, -1e5,
+                                        std::numeric_limits<double>::infinity()})
+                             .reshape({8, 1}));
+  }
+  spec.module = linear.ptr();
+  spec.forward = ampbench::workloads::forward_of(linear);
+  spec.batch = [](std::int64_t) { return Batch{torch::ones({1, 1}), torch::zeros({1, 8})}; };
+  spec.loss = [](const torch::Tensor& output, const torch::Tensor&) { return output.sum(); };
+  const auto results = run_numerics(numerics_task("ranges", {"fp32"}, 1), {}, [&spec](const WorkloadOptions& options) {
+    return ampbench::workloads::make_module_workload(spec, options);
+  });
+  const auto& diagnostics = *results[0].run.layers;
+  ASSERT_EQ(diagnostics.layers.size(), 1u);
+  EXPECT_EQ(diagnostics.layers[0].module, ampbench::reports::kWholeModelLayer);
+  const auto& output = *diagnostics.layers[0].steps[0].output;
+  EXPECT_EQ(output.elements, 8);
+  EXPECT_EQ(output.amax, 1e5);
+  EXPECT_EQ(output.zero, 1.0 / 8);
+  EXPECT_EQ(output.flushed_in_fp16, 1.0 / 8);      // 1e-8
+  EXPECT_EQ(output.fp16_subnormal, 2.0 / 8);       // 1e-8 and 1e-6; 2^-14 is normal
+  EXPECT_EQ(output.above_fp16_max, 1.0 / 8);       // -1e5; 65504 is float16's own
+  EXPECT_EQ(output.non_finite, 1.0 / 8);
+  // No scaler: the first step with a non-finite loss, and where it began.
+  EXPECT_EQ(diagnostics.bad_steps, 1);
+  ASSERT_EQ(diagnostics.non_finite_origins.size(), 1u);
+  EXPECT_EQ(diagnostics.non_finite_origins[0].step, 0);
+  EXPECT_EQ(diagnostics.non_finite_origins[0].module, ampbench::reports::kWholeModelLayer);
+  EXPECT_EQ(diagnostics.non_finite_origins[0].tensor, "output");
 }
 
 }  // namespace
