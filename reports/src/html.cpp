@@ -158,8 +158,7 @@ std::string render_html(const Report& report) {
   page += chart_section("Step time per mode", "chart-step-time") + chart_section("Speedup vs FP32", "chart-speedup") +
           chart_section("Peak memory per mode", "chart-memory") +
           chart_section("Divergence and loss (numerics pass)", "chart-numerics", numerics_intro(report)) +
-          layer_section(report) +
-          chart_section("Gradient norm (timed steps)", "chart-loss") +
+          layer_section(report) + chart_section("Gradient norm (timed steps)", "chart-loss") +
           chart_section("GradScaler scale", "chart-scale") +
           chart_section("Tensor-core utilisation", "chart-tensor-cores") + kHowToRead;
   page += detail::html_page_tail(report_to_text(report), detail::kHtmlScript);

@@ -50,8 +50,8 @@ HeatCell heat_cell(const LayerRangeStep& step) {
                    format_general(step.gradient->amax, 3) + " " + step.gradient->dtype + ", " +
                    format_share(step.gradient->zero) + " zero";
   }
-  const double non_finite = std::max(step.output ? step.output->non_finite : 0.0,
-                                     step.gradient ? step.gradient->non_finite : 0.0);
+  const double non_finite =
+      std::max(step.output ? step.output->non_finite : 0.0, step.gradient ? step.gradient->non_finite : 0.0);
   if (non_finite > 0.0) return {"inf/NaN", "non-finite", cell.detail + "; " + format_share(non_finite) + " inf or NaN"};
   if (!step.gradient || !(step.gradient->amax > 0.0)) return {"-", "none", cell.detail};
   const double headroom = std::log2(kFp16Max / step.gradient->amax);

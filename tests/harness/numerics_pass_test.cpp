@@ -293,9 +293,9 @@ TEST(LayerRanges, CountEachValueWhereFloat16WouldPutIt) {
   EXPECT_EQ(output.elements, 8);
   EXPECT_EQ(output.amax, 1e5);
   EXPECT_EQ(output.zero, 1.0 / 8);
-  EXPECT_EQ(output.flushed_in_fp16, 1.0 / 8);      // 1e-8
-  EXPECT_EQ(output.fp16_subnormal, 2.0 / 8);       // 1e-8 and 1e-6; 2^-14 is normal
-  EXPECT_EQ(output.above_fp16_max, 1.0 / 8);       // -1e5; 65504 is float16's own
+  EXPECT_EQ(output.flushed_in_fp16, 1.0 / 8);  // 1e-8
+  EXPECT_EQ(output.fp16_subnormal, 2.0 / 8);   // 1e-8 and 1e-6; 2^-14 is normal
+  EXPECT_EQ(output.above_fp16_max, 1.0 / 8);   // -1e5; 65504 is float16's own
   EXPECT_EQ(output.non_finite, 1.0 / 8);
   // No scaler: the first step with a non-finite loss, and where it began.
   EXPECT_EQ(diagnostics.bad_steps, 1);

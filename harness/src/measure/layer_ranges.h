@@ -82,7 +82,8 @@ class LayerRangeRecorder {
   StepRecord current_;
   std::vector<at::Tensor> current_flags_;
   std::vector<at::Tensor> current_stats_;
-  at::Tensor edges_;  // float16's range as bucketize edges, on the tensors' device  // per entry of current_.order on an observed step
+  at::Tensor edges_;  // float16's range as bucketize edges, on the tensors' device  // per entry of current_.order on
+                      // an observed step
   std::vector<StepRecord> steps_;
   std::vector<std::int64_t> observed_steps_;
   // Per observed step, per module: (output, gradient) summed counts, merged over the module's ops.
