@@ -81,11 +81,18 @@ void origin_findings(const CellResult& cell, const LayerDiagnostics& diagnostics
       static_cast<std::size_t>(first.steps) == examined
           ? "each time"
           : "in " + std::to_string(first.steps) + " of the " + std::to_string(examined) + " examined";
+  // Every step skipped: the weights never moved, which is what the cell's verdict then measures
+  // (its eval loss stays at the start while FP32's falls), not a finite loss that drifted.
+  const std::int64_t steps = cell.numerics ? cell.numerics->steps : 0;
+  const std::string skipped =
+      diagnostics.bad_steps == steps
+          ? "every one of the " + std::to_string(steps) + " steps of the numerics pass, so the model never trained"
+          : std::to_string(diagnostics.bad_steps) + " step" + (diagnostics.bad_steps == 1 ? "" : "s") +
+                " of the numerics pass";
   const std::string sentence =
       cell.settings.grad_scaler
-          ? "The GradScaler skipped " + std::to_string(diagnostics.bad_steps) + " step" +
-                (diagnostics.bad_steps == 1 ? "" : "s") + " of the numerics pass and backed the scale off each time; " +
-                share + " the first tensor to turn non-finite was " + where + "."
+          ? "The GradScaler skipped " + skipped + ", backing the scale off each time; " + share +
+                " the first tensor to turn non-finite was " + where + "."
           : "The loss turned non-finite at step " + std::to_string(diagnostics.non_finite_origins.front().step) +
                 " of the numerics pass; the first tensor to turn non-finite was " + where + ".";
   out.push_back({"non-finite-origin",

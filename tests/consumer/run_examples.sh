@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The examples as a user runs them: usage: run_examples.sh PYTHON SOURCE_DIR BUILD_DIR.
 # Every CPU mode of each example completes, the report validates against the schema, the residual
-# CNN's FLOPs are counted (within 5% of the hand count) and the GRU's are the ones it states.
+# CNN's FLOPs are counted (within 5% of the hand count) and the GRU's are the ones it states, and
+# every cell's numerics pass has ranges per layer under the example's own module names.
 set -euo pipefail
 python=$1 source_dir=$2 build=$3
 out="$build/runs"
@@ -34,6 +35,18 @@ for mode, cell in cells("mlp").items():
     assert cell["throughput"]["flops_source"] == "counted", cell["throughput"]["flops_source"]
 for mode, cell in cells("gru_classifier").items():
     assert cell["throughput"]["flops_source"] == "workload", cell["throughput"]["flops_source"]
+# The ranges per layer (issue #34) name each model's own modules by their registered paths.
+expected_modules = {
+    "mlp": {"0", "2"},  # Sequential's indices; ReLU has no parameters, so no row
+    "residual_cnn": {"stem", "bn", "fc"} | {f"block{b}.{m}" for b in (1, 2) for m in ("conv1", "bn1", "conv2", "bn2")},
+    "gru_classifier": {"embedding", "gru", "fc"},
+}
+for example, modules in expected_modules.items():
+    for mode, cell in cells(example).items():
+        layers = cell["numerics"]["run"]["layers"]
+        named = {layer["module"] for layer in layers["layers"]}
+        assert named == modules, f"{example} {mode}: layers {sorted(named)}, expected {sorted(modules)}"
+        assert layers["steps"], f"{example} {mode}: no observed step"
 print(f"residual_cnn FLOPs per step: counted {flops:.6g}, hand count {hand:.6g}")
 PY
 echo "examples: ok"
