@@ -142,9 +142,7 @@ LayerRangeRecorder::~LayerRangeRecorder() { end_forward(); }
 
 void LayerRangeRecorder::begin_step(std::int64_t step, bool observed) {
   observing_ = observed;
-  current_ = StepRecord{step, {}, {}};
-  current_flags_.clear();
-  current_stats_.clear();
+  current_ = CurrentStep{step, {}, {}, {}};
 }
 
 void LayerRangeRecorder::begin_forward() {
@@ -205,26 +203,27 @@ void LayerRangeRecorder::on_gradient(std::size_t module, const at::Tensor& gradi
 void LayerRangeRecorder::record(std::size_t module, const at::Tensor& tensor, bool gradient) {
   if (tensor.numel() == 0) return;
   const QuietOps quiet;
-  current_.order.push_back({module, gradient, tensor.numel(), tensor.scalar_type()});
+  current_.record.order.push_back({module, gradient, tensor.numel(), tensor.scalar_type()});
   if (observing_) {
     if (!edges_.defined() || edges_.device() != tensor.device()) edges_ = bucket_edges(tensor.device());
     auto counts = range_counts(tensor, edges_);
-    current_flags_.push_back(counts[kNonFiniteCount] == 0);
-    current_stats_.push_back(std::move(counts));
+    current_.finite_flags.push_back(counts[kNonFiniteCount] == 0);
+    current_.counts.push_back(std::move(counts));
   } else {
-    current_flags_.push_back(at::isfinite(tensor.detach()).all());
+    current_.finite_flags.push_back(at::isfinite(tensor.detach()).all());
   }
 }
 
 void LayerRangeRecorder::end_step() {
   const QuietOps quiet;
-  if (!current_flags_.empty()) current_.finite = at::stack(current_flags_);
+  auto& record = current_.record;
+  if (!current_.finite_flags.empty()) record.finite = at::stack(current_.finite_flags);
   if (observing_) {
     std::vector<reports::LayerRangeStep> layers(paths_.size());
-    if (!current_stats_.empty()) {
-      const auto counts = at::stack(current_stats_).cpu().contiguous();
-      for (std::size_t entry = 0; entry < current_.order.size(); ++entry) {
-        const auto& recorded = current_.order[entry];
+    if (!current_.counts.empty()) {
+      const auto counts = at::stack(current_.counts).cpu().contiguous();
+      for (std::size_t entry = 0; entry < record.order.size(); ++entry) {
+        const auto& recorded = record.order[entry];
         auto& layer = layers[recorded.module];
         add_counts(recorded.gradient ? layer.gradient : layer.output,
                    counts[static_cast<std::int64_t>(entry)].data_ptr<double>(), recorded.elements, recorded.dtype);
@@ -234,20 +233,18 @@ void LayerRangeRecorder::end_step() {
       to_shares(layer.output);
       to_shares(layer.gradient);
     }
-    observed_steps_.push_back(current_.step);
-    observed_.push_back(std::move(layers));
+    observed_.push_back({current_.step, std::move(layers)});
   }
-  steps_.push_back(std::move(current_));
-  current_flags_.clear();
-  current_stats_.clear();
+  steps_[current_.step] = std::move(record);
+  current_ = CurrentStep{};
 }
 
 reports::LayerDiagnostics LayerRangeRecorder::finish(const std::vector<amp::ScalerStepRecord>& telemetry,
                                                      const std::vector<double>& train_loss) {
   reports::LayerDiagnostics diagnostics;
-  diagnostics.steps = observed_steps_;
-  for (const auto step : observed_steps_) {
-    const auto index = static_cast<std::size_t>(step);
+  for (const auto& observed : observed_) {
+    const auto index = static_cast<std::size_t>(observed.step);
+    diagnostics.steps.push_back(observed.step);
     diagnostics.scales.push_back(index < telemetry.size() ? telemetry[index].scale : 1.0);
   }
   std::vector<std::size_t> seen;
@@ -257,7 +254,7 @@ reports::LayerDiagnostics LayerRangeRecorder::finish(const std::vector<amp::Scal
   std::sort(seen.begin(), seen.end(), [&](auto a, auto b) { return first_seen_[a] < first_seen_[b]; });
   for (const auto module : seen) {
     reports::LayerRanges layer{paths_[module], {}};
-    for (const auto& step : observed_) layer.steps.push_back(step[module]);
+    for (const auto& observed : observed_) layer.steps.push_back(observed.layers[module]);
     diagnostics.layers.push_back(std::move(layer));
   }
 
@@ -267,15 +264,15 @@ reports::LayerDiagnostics LayerRangeRecorder::finish(const std::vector<amp::Scal
   for (const auto step : bad) {
     if (diagnostics.non_finite_origins.size() == reports::kMaxNonFiniteOrigins) break;
     reports::NonFiniteOrigin origin{step, "", ""};
-    const auto found =
-        std::find_if(steps_.begin(), steps_.end(), [&](const auto& record) { return record.step == step; });
-    if (found != steps_.end() && found->finite.defined()) {
-      const auto finite = found->finite.cpu().contiguous();
+    const auto found = steps_.find(step);
+    if (found != steps_.end() && found->second.finite.defined()) {
+      const auto& record = found->second;
+      const auto finite = record.finite.cpu().contiguous();
       const auto* flags = finite.data_ptr<bool>();
-      for (std::size_t entry = 0; entry < found->order.size(); ++entry) {
+      for (std::size_t entry = 0; entry < record.order.size(); ++entry) {
         if (flags[entry]) continue;
-        origin.module = paths_[found->order[entry].module];
-        origin.tensor = found->order[entry].gradient ? "gradient" : "output";
+        origin.module = paths_[record.order[entry].module];
+        origin.tensor = record.order[entry].gradient ? "gradient" : "output";
         break;
       }
     }

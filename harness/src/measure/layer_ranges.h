@@ -14,6 +14,7 @@
 #include <torch/nn/module.h>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -64,9 +65,19 @@ class LayerRangeRecorder {
     c10::ScalarType dtype;
   };
   struct StepRecord {
-    std::int64_t step = 0;
     std::vector<Recorded> order;  // in the order the tensors were produced
     at::Tensor finite;            // one bool per entry of `order`, stacked at end_step (on the device)
+  };
+  // The step being trained: what end_step stacks, one tensor per entry of record.order.
+  struct CurrentStep {
+    std::int64_t step = 0;
+    StepRecord record;
+    std::vector<at::Tensor> finite_flags;
+    std::vector<at::Tensor> counts;  // observed steps only: range_counts' rows
+  };
+  struct ObservedStep {
+    std::int64_t step = 0;
+    std::vector<reports::LayerRangeStep> layers;  // per module: summed over its ops
   };
 
   void record(std::size_t module, const at::Tensor& tensor, bool gradient);
@@ -79,15 +90,10 @@ class LayerRangeRecorder {
   std::vector<std::int64_t> first_seen_;  // per module: its rank in the first forward, -1 unseen
   std::int64_t seen_ = 0;
   bool observing_ = false;  // this step gets the full statistics
-  StepRecord current_;
-  std::vector<at::Tensor> current_flags_;
-  std::vector<at::Tensor> current_stats_;
-  at::Tensor edges_;  // float16's range as bucketize edges, on the tensors' device  // per entry of current_.order on
-                      // an observed step
-  std::vector<StepRecord> steps_;
-  std::vector<std::int64_t> observed_steps_;
-  // Per observed step, per module: (output, gradient) summed counts, merged over the module's ops.
-  std::vector<std::vector<reports::LayerRangeStep>> observed_;
+  at::Tensor edges_;        // float16's range as bucketize edges, on the tensors' device
+  CurrentStep current_;
+  std::map<std::int64_t, StepRecord> steps_;  // by training step, for finish() to name the bad ones
+  std::vector<ObservedStep> observed_;
   at::CallbackHandle callback_ = 0;
 };
 
