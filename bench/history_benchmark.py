@@ -52,7 +52,8 @@ def must(binary, *args):
 
 
 def change_points(binary, db):
-    """Every change point of every series: (cell, figure, run id, magnitude)."""
+    """Every change point of every series: (cell, figure, run id, magnitude, attribution), the last
+    empty unless the history names the change the machine's (a raw step-time change the probe moved with)."""
     shown = json.loads(must(binary, "history", "show", "--db", db, "--format", "json", "--figure",
                             "step_time_per_probe", "--figure", "step_time_s", "--figure", "speedup",
                             "--figure", "peak_tensor_bytes", "--figure", "divergence_ratio"))
@@ -60,7 +61,8 @@ def change_points(binary, db):
     for testbed in shown["testbeds"]:
         for series in testbed["series"]:
             for change in series["change_points"]:
-                found.append((series["cell"], series["figure"], change["run"], change["magnitude"]))
+                found.append((series["cell"], series["figure"], change["run"], change["magnitude"],
+                              change["attribution"]))
     return found, shown
 
 
@@ -140,7 +142,8 @@ def main():
     parser.add_argument("--further", type=int, default=10, help="runs checked against it (M)")
     parser.add_argument("--slowdown", type=float, default=0.08, help="the synthetic change S")
     parser.add_argument("--at", type=int, default=20, help="the first slowed run K (0-based)")
-    parser.add_argument("--big", type=int, default=10000, help="runs in the store the costs are timed with")
+    parser.add_argument("--big", type=int, default=10000,
+                        help="runs in the store the costs are timed with (0: the costs are not timed)")
     parser.add_argument("--reuse", action="store_true", help="use the runs already in OUT/runI")
     parser.add_argument("--postgres", action="store_true",
                         help="time the big store on a PostgreSQL server too (Debian's, started for it)")
@@ -174,6 +177,7 @@ def main():
               for i in range(args.further)]
     summary["identical"] = {
         "change_points": found,
+        "machines": sum(bool(c[4]) for c in found),
         "series": sum(len(t["series"]) for t in shown["testbeds"]),
         "checks": checks,
         "passed_alone": sum(c["exit"] == 0 for c in checks),
@@ -241,8 +245,9 @@ def main():
         subprocess.run(["sqlite3", big_db, "PRAGMA wal_checkpoint(TRUNCATE);"], capture_output=True)
         return os.path.getsize(big_db)
 
-    summary["cost"] = store_cost(args, identical_db, paths[args.runs], big_db, sqlite_size)
-    if args.postgres:
+    if args.big > 0:
+        summary["cost"] = store_cost(args, identical_db, paths[args.runs], big_db, sqlite_size)
+    if args.big > 0 and args.postgres:
         with postgres_server(args.out) as (url, size):
             summary["cost_postgresql"] = store_cost(args, identical_db, paths[args.runs], url, size)
 
@@ -250,12 +255,16 @@ def main():
         json.dump(summary, f, indent=1)
     ident, slow = summary["identical"], summary["slowed"]
     print(f"identical code, {args.runs} runs: {len(ident['change_points'])} change points in {ident['series']} "
-          f"series (target 0); history check of {args.further} further runs: {ident['passed_alone']} passed alone, "
+          f"series (target 0), {ident['machines']} of them named the machine's; history check of {args.further} further runs: {ident['passed_alone']} passed alone, "
           f"{ident['passed_with_protocol']} with the two-run protocol (target {args.further})")
     print(f"+{args.slowdown:.0%} from run {expected}: change points at {expected} +- 1 in {slow['series_with_a_hit']} "
-          f"of {slow['step_time_series']} step-time series, {len(slow['elsewhere'])} elsewhere (target: all, 0); "
+          f"of {slow['step_time_series']} step-time series, {len(slow['elsewhere'])} elsewhere "
+          f"({sum(bool(c[4]) for c in slow['elsewhere'])} named the machine's; target: all, 0); "
           f"history check of a slowed run: exit {slow['check_alone_exit']} alone (4), "
           f"{slow['check_with_rerun_exit']} with a slowed rerun (1)")
+    for cell, figure, run, magnitude, attribution in ident["change_points"]:
+        print(f"  identical code: {cell} {figure} at run {run}: {magnitude:+.1%}"
+              + (" (the machine's)" if attribution else ""))
     for miss in slow["missed"]:
         print(f"  missed {miss['cell']} {miss['figure']}: its runs {expected}.. average "
               f"{miss['effective_step']:+.1%} against the ones before (the unslowed runs drifted by "

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ampbench/history/change_attribution.h"
 #include "ampbench/history/history_check.h"
 #include "ampbench/history/history_store.h"
 #include "ampbench/reports/history_page.h"
@@ -93,6 +94,26 @@ std::string describe_change(history::Figure figure, const history::ChangePoint& 
   return text.str();
 }
 
+// Per change point of one series: "" or, for a raw step-time change the probe moved with, the
+// machine's part in it (history/change_attribution.h).
+std::vector<std::string> attributions(const history::HistoryStore& store, std::int64_t testbed, const std::string& cell,
+                                      history::Figure figure, const std::vector<history::SeriesEntry>& entries,
+                                      const std::vector<history::StoredChangePoint>& changes) {
+  std::vector<std::string> out(changes.size());
+  if (figure != history::Figure::kStepTime || changes.empty()) return out;
+  const auto per_probe = store.series(testbed, cell, history::Figure::kStepTimePerProbe);
+  const auto per_probe_changes = store.change_points(testbed, cell, history::Figure::kStepTimePerProbe);
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    if (const auto ratio = history::machines_change(entries, changes, i, per_probe, per_probe_changes)) {
+      std::ostringstream p_value;
+      p_value << std::setprecision(2) << ratio->p_value;
+      out[i] = "the machine's: the probe moved with it, the step time per probe only " + percent(ratio->magnitude) +
+               " (p " + p_value.str() + ") over the same runs";
+    }
+  }
+  return out;
+}
+
 int add(const HistoryFlags& flags) {
   // Every report is read before anything is stored: a bad one stores nothing.
   std::vector<reports::Report> runs;
@@ -173,7 +194,10 @@ nlohmann::json show_json(const history::HistoryStore& store, const std::vector<h
                                     {"ci_low", entry.value.ci_low},
                                     {"ci_high", entry.value.ci_high}});
         }
-        for (const auto& change : store.change_points(row.id, cell, figure)) {
+        const auto changes = store.change_points(row.id, cell, figure);
+        const auto causes = attributions(store, row.id, cell, figure, entries, changes);
+        for (std::size_t i = 0; i < changes.size(); ++i) {
+          const auto& change = changes[i];
           series["change_points"].push_back(
               {{"run", change.run_id},
                {"previous_run", change.previous_run},
@@ -183,6 +207,7 @@ nlohmann::json show_json(const history::HistoryStore& store, const std::vector<h
                {"before", change.change.before},
                {"after", change.change.after},
                {"description", describe_change(figure, change.change)},
+               {"attribution", causes[i]},
                {"commits", commit_of(entries, change.previous_run) + ".." + commit_of(entries, change.run_id)}});
         }
         testbed["series"].push_back(std::move(series));
@@ -205,8 +230,10 @@ std::string show_text(const nlohmann::json& shown) {
       out << series["cell"].get<std::string>() << " " << series["figure"].get<std::string>() << ": "
           << series["runs"].size() << " runs, last " << series["last"].get<std::string>() << "\n";
       for (const auto& change : series["change_points"]) {
+        const auto attribution = change["attribution"].get<std::string>();
         out << "  change point at run " << change["run"].get<std::int64_t>() << ": "
-            << change["description"].get<std::string>() << "; commits " << change["commits"].get<std::string>() << "\n";
+            << change["description"].get<std::string>() << (attribution.empty() ? "" : "; " + attribution)
+            << "; commits " << change["commits"].get<std::string>() << "\n";
       }
     }
   }
@@ -311,14 +338,17 @@ int bisect(const HistoryFlags& flags) {
                     " runs of testbed " + testbed.testbed.name + ")\n");
     return kExitSuccess;
   }
+  const auto causes = attributions(store, testbed.id, flags.cell, *figure, entries, changes);
   std::string out;
-  for (const auto& change : changes) {
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    const auto& change = changes[i];
     const auto good = commit_of(entries, change.previous_run);
     const auto bad = commit_of(entries, change.run_id);
     out += flags.cell + " " + flags.figure + ": change point at run " + std::to_string(change.run_id) + ", " +
-           describe_change(*figure, change.change) + "\n  between commit " + good + " (run " +
-           std::to_string(change.previous_run) + ", the last before) and " + bad + " (run " +
-           std::to_string(change.run_id) + ")\n  git bisect start " + bad + " " + good +
+           describe_change(*figure, change.change) + "\n" +
+           (causes[i].empty() ? "" : "  " + causes[i] + ": a bisect is unlikely to find a commit (docs/ci.md)\n") +
+           "  between commit " + good + " (run " + std::to_string(change.previous_run) + ", the last before) and " +
+           bad + " (run " + std::to_string(change.run_id) + ")\n  git bisect start " + bad + " " + good +
            "\n  git bisect run scripts/history-bisect-step --judge JUDGE --db " +
            shell_word(history::printable_location(database(flags))) + " --testbed " + shell_word(testbed.testbed.name) +
            " --cell " + flags.cell + " --before-run " + std::to_string(change.run_id) + "\n";

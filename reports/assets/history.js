@@ -45,9 +45,12 @@
       var at = runs.findIndex(function (r) { return r.run === c.run; });
       if (at < 0) return;
       var x = at > 0 ? (sx(at - 1) + sx(at)) / 2 : sx(at);
-      node('title', {}, node('line', { 'class': 'change-point-mark', x1: x, x2: x, y1: box.top, y2: box.top + box.height, stroke: '#cf222e', 'stroke-dasharray': '4 3', 'stroke-width': 1.5 }, svg),
-        'change point at run ' + c.run + ': ' + c.description + ', commits ' + c.commits);
-      node('text', { x: x + 4, y: box.top + 10, fill: '#cf222e' }, svg, c.description.split(' ')[0]);
+      // A change the machine probe moved with is the host's, drawn grey: not a commit to bisect.
+      var machine = !!c.attribution;
+      var stroke = machine ? '#6e7781' : '#cf222e';
+      node('title', {}, node('line', { 'class': 'change-point-mark' + (machine ? ' machine' : ''), x1: x, x2: x, y1: box.top, y2: box.top + box.height, stroke: stroke, 'stroke-dasharray': '4 3', 'stroke-width': 1.5 }, svg),
+        'change point at run ' + c.run + ': ' + c.description + (machine ? ' (' + c.attribution + ')' : '') + ', commits ' + c.commits);
+      node('text', { x: x + 4, y: box.top + 10, fill: stroke }, svg, c.description.split(' ')[0] + (machine ? ' machine' : ''));
     });
   }
 

@@ -23,8 +23,10 @@ std::vector<std::string> facts_lines(const nlohmann::json& testbed) {
 std::string change_points_text(const nlohmann::json& series) {
   std::string out;
   for (const auto& change : series["change_points"]) {
+    const auto attribution = change.value("attribution", std::string());
     out += (out.empty() ? "" : "; ") + std::string("run ") + std::to_string(change["run"].get<std::int64_t>()) + ": " +
-           change["description"].get<std::string>() + ", commits " + change["commits"].get<std::string>();
+           change["description"].get<std::string>() + (attribution.empty() ? "" : " (" + attribution + ")") +
+           ", commits " + change["commits"].get<std::string>();
   }
   return out.empty() ? "none" : out;
 }
@@ -73,7 +75,10 @@ std::string render_history_html(const nlohmann::json& shown) {
       "the runs were added.</li>\n"
       "<li>A dashed red line marks a change point: the first run of a new level, with its magnitude and the "
       "commits between the last run before it and the first after (where to bisect). A change point is "
-      "searched for over the runs since the last one, and once stored it never moves.</li>\n</ul>\n";
+      "searched for over the runs since the last one, and once stored it never moves.</li>\n"
+      "<li>A raw step-time change point marked &ldquo;the machine&rsquo;s&rdquo; moved with the machine probe: "
+      "the step time per probe, over the same runs, moved less than half as far and has no change point there. "
+      "The host changed speed, not the code.</li>\n</ul>\n";
   return page + detail::html_page_tail(shown.dump(), detail::kHtmlHistoryScript);
 }
 

@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -190,6 +191,47 @@ TEST_F(HistoryCommand, BisectPrintsTheCommitRangeOfEachChangePoint) {
       "--figure: unknown figure 'speed'");
   expect_bad_input(ampbench_cli({"history", "check", report(30), "--db", db(), "--cell", "x/y/z/w"}),
                    "the run has no cell x/y/z/w");
+}
+
+// The host got 12% faster from run 7 (the probe with it); the code of simple_cnn 15% slower from
+// run 13. The first is named the machine's in show (text and JSON) and bisect; the second is not.
+TEST_F(HistoryCommand, AChangeTheProbeMovedWithIsNamedTheMachines) {
+  for (int run = 0; run < 18; ++run) {
+    const auto path = (dir_ / ("host" + std::to_string(run) + ".json")).string();
+    ampbench::reports::write_report_atomically(
+        history_run(run, run >= 12 ? 1.15 : 1.0, "simple_cnn", run >= 6 ? 0.88 : 1.0), path);
+    const auto added = ampbench_cli({"history", "add", "--db", db(), "--commit", "c" + std::to_string(run), path});
+    ASSERT_EQ(added.exit_code, 0) << added.err;
+  }
+  const auto shown = ampbench_cli({"history", "show", "--db", db(), "--cell", "simple_cnn/bf16/cpu/default", "--figure",
+                                   "step_time_s", "--figure", "step_time_per_probe", "--format", "json"});
+  ASSERT_EQ(shown.exit_code, 0) << shown.err;
+  const auto document = nlohmann::json::parse(shown.out);
+  std::map<std::string, std::vector<std::pair<std::int64_t, std::string>>> changes;  // figure -> (run, attribution)
+  for (const auto& series : document["testbeds"][0]["series"]) {
+    for (const auto& change : series["change_points"]) {
+      changes[series["figure"].get<std::string>()].emplace_back(change["run"].get<std::int64_t>(),
+                                                                change["attribution"].get<std::string>());
+    }
+  }
+  ASSERT_EQ(changes["step_time_s"].size(), 2u) << shown.out;
+  EXPECT_EQ(changes["step_time_s"][0].first, 7);
+  EXPECT_EQ(changes["step_time_s"][0].second.rfind("the machine's: the probe moved with it", 0), 0u) << shown.out;
+  EXPECT_EQ(changes["step_time_s"][1].first, 13);
+  EXPECT_EQ(changes["step_time_s"][1].second, "") << shown.out;
+  ASSERT_EQ(changes["step_time_per_probe"].size(), 1u) << shown.out;  // the code's change alone
+  EXPECT_EQ(changes["step_time_per_probe"][0].first, 13);
+
+  const auto bisect = ampbench_cli(
+      {"history", "bisect", "--db", db(), "--cell", "simple_cnn/bf16/cpu/default", "--figure", "step_time_s"});
+  ASSERT_EQ(bisect.exit_code, 0) << bisect.err;
+  const auto machine = bisect.out.find("the machine's: the probe moved with it");
+  ASSERT_NE(machine, std::string::npos) << bisect.out;
+  EXPECT_LT(machine, bisect.out.find("change point at run 13")) << bisect.out;
+  EXPECT_NE(bisect.out.find("a bisect is unlikely to find a commit"), std::string::npos) << bisect.out;
+  const auto text = ampbench_cli(
+      {"history", "show", "--db", db(), "--cell", "simple_cnn/bf16/cpu/default", "--figure", "step_time_s"});
+  EXPECT_NE(text.out.find("change point at run 7: -12.0%"), std::string::npos) << text.out;
 }
 
 // A fleet's history on a PostgreSQL server (the tests' own): add, show, check, bisect (its recipe

@@ -6,7 +6,7 @@
 
 namespace ampbench::testing {
 
-reports::Report history_run(int run, double slowdown, const std::string& slow_workload) {
+reports::Report history_run(int run, double slowdown, const std::string& slow_workload, double machine) {
   constexpr std::int64_t kReplicates = 5;
   constexpr std::int64_t kRoundsPerReplicate = 2;
   constexpr std::int64_t kRounds = kReplicates * kRoundsPerReplicate;
@@ -22,14 +22,14 @@ reports::Report history_run(int run, double slowdown, const std::string& slow_wo
     rounds.probe = "float32 MLP 32-128-128-1 training step";
     rounds.step_time_s.assign(static_cast<std::size_t>(kRounds), 0.0);  // each round's median, derived below
     for (std::int64_t round = 0; round < kRounds; ++round) {
-      rounds.probe_s.push_back(1e-3 * (1.0 + 0.002 * static_cast<double>((run + round) % 3)));
+      rounds.probe_s.push_back(machine * 1e-3 * (1.0 + 0.002 * static_cast<double>((run + round) % 3)));
       rounds.round_replicate.push_back(round / kRoundsPerReplicate);
     }
     for (std::int64_t step = 0; step < steps; ++step) {
       const auto round = step * kRounds / steps;
       rounds.step_round.push_back(round);
       const double scatter = 1.0 + 0.01 * static_cast<double>((run * 7 + round * 3) % 5 - 2) / 2.0;  // -1% .. +1%
-      cell.step_times_s[static_cast<std::size_t>(step)] *= factor * scatter;
+      cell.step_times_s[static_cast<std::size_t>(step)] *= machine * factor * scatter;
     }
     cell.rounds = rounds;
     reports::derive_step_figures(cell);

@@ -11,7 +11,9 @@ namespace ampbench::testing {
 
 // Run `run` of a series: every cell's rounds scattered by +-1% around its sample step time (a
 // pattern that depends on `run`, so that no two runs are the same report), times `slowdown` for
-// the cells of `slow_workload` (all cells when empty). The probe is untouched.
-[[nodiscard]] reports::Report history_run(int run, double slowdown = 1.0, const std::string& slow_workload = "");
+// the cells of `slow_workload` (all cells when empty). The probe is untouched by `slowdown`;
+// `machine` is the host's own speed: every step time and every probe time multiplied by it.
+[[nodiscard]] reports::Report history_run(int run, double slowdown = 1.0, const std::string& slow_workload = "",
+                                          double machine = 1.0);
 
 }  // namespace ampbench::testing

@@ -316,13 +316,37 @@ nlohmann::json sample_history_document() {
                    {"before", 1.0},
                    {"after", 1.08},
                    {"description", "+8.0% (1 -> 1.08, p 1e-05)"},
+                   {"attribution", ""},
                    {"commits", "c3..c4"}}}}},
                {{"cell", "net<1>/bf16/cpu/default"},
                 {"figure", "step_time_s"},
                 {"unit", "s"},
-                {"last", "2.1 ms [2.06 ms, 2.14 ms]"},
-                {"runs", runs({2e-3, 2.02e-3, 1.98e-3, 2.1e-3, 2.1e-3})},
-                {"change_points", nlohmann::json::array()}}}}}}}};
+                {"last", "1.92 ms [1.882 ms, 1.958 ms]"},
+                {"runs", runs({2e-3, 1.8e-3, 1.78e-3, 1.92e-3, 1.92e-3})},
+                // The host got faster at run 2 (the probe with it), the code slower at run 4.
+                {"change_points",
+                 {{{"run", 2},
+                   {"previous_run", 1},
+                   {"found_at_run", 5},
+                   {"magnitude", -0.105},
+                   {"p_value", 1e-4},
+                   {"before", 2e-3},
+                   {"after", 1.79e-3},
+                   {"description", "-10.5% (2 ms -> 1.79 ms, p 0.0001)"},
+                   {"attribution",
+                    "the machine's: the probe moved with it, the step time per probe only +0.5% (p 0.62) over "
+                    "the same runs"},
+                   {"commits", "c1..c2"}},
+                  {{"run", 4},
+                   {"previous_run", 3},
+                   {"found_at_run", 5},
+                   {"magnitude", 0.08},
+                   {"p_value", 1e-5},
+                   {"before", 1.78e-3},
+                   {"after", 1.92e-3},
+                   {"description", "+8.0% (1.78 ms -> 1.92 ms, p 1e-05)"},
+                   {"attribution", ""},
+                   {"commits", "c3..c4"}}}}}}}}}}};
 }
 
 }  // namespace ampbench::testing
