@@ -50,6 +50,10 @@ class Database {
   [[nodiscard]] virtual std::vector<std::string> table_names() = 0;
 };
 
+// "(waited 10 s)": how long a writer queued behind another before giving up (kBusyTimeoutMs), for
+// both backends' lock errors.
+[[nodiscard]] std::string lock_wait_text();
+
 // True for what names a PostgreSQL server ("postgresql://..." or "postgres://...").
 [[nodiscard]] bool is_postgres_url(const std::string& location);
 

@@ -73,31 +73,30 @@ ChangePointOptions change_point_options(Figure figure) {
 }  // namespace
 
 struct HistoryStore::Impl {
-  std::unique_ptr<Database> database;
-  Database& db;
+  std::unique_ptr<Database> database;  // the store's one connection, which every query goes through
+  Database& db() const { return *database; }
 
   Impl(const std::string& location, Access access)
-      : database(detail::open_database(location, access == Access::kWrite ? OpenMode::kCreate : OpenMode::kReadOnly)),
-        db(*database) {
+      : database(detail::open_database(location, access == Access::kWrite ? OpenMode::kCreate : OpenMode::kReadOnly)) {
     const int version = schema_version();
     if (version > kSchemaVersion) {
-      throw HistoryError(db.name() + ": history schema " + std::to_string(version) +
+      throw HistoryError(db().name() + ": history schema " + std::to_string(version) +
                          " is newer than this ampbench's (" + std::to_string(kSchemaVersion) +
                          "); use a newer ampbench");
     }
     if (version == kSchemaVersion) return;
     if (access == Access::kRead) {
-      throw HistoryError(db.name() + (version < 0 ? ": no ampbench history in it yet (history add makes one)"
-                                                  : ": history schema " + std::to_string(version) +
-                                                        " is older than this ampbench's; history add migrates it"));
+      throw HistoryError(db().name() + (version < 0 ? ": no ampbench history in it yet (history add makes one)"
+                                                    : ": history schema " + std::to_string(version) +
+                                                          " is older than this ampbench's; history add migrates it"));
     }
     // WAL (readers never block the writer) is a property of the file, set once, outside a transaction.
-    if (db.dialect() == detail::Dialect::kSqlite) db.execute("PRAGMA journal_mode=WAL");
-    WriteTransaction transaction(db);
+    if (db().dialect() == detail::Dialect::kSqlite) db().execute("PRAGMA journal_mode=WAL");
+    WriteTransaction transaction(db());
     // Read again under the write lock: another process may have made or migrated it meanwhile.
     for (int from = std::max(schema_version(), 0); from < kSchemaVersion; ++from) {
-      db.execute(detail::schema_migrations(db.dialect())[from]);
-      Statement set(db, "UPDATE ampbench_history SET value = ?1 WHERE key = 'schema_version'");
+      db().execute(detail::schema_migrations(db().dialect())[from]);
+      Statement set(db(), "UPDATE ampbench_history SET value = ?1 WHERE key = 'schema_version'");
       set.bind(1, std::to_string(from + 1)).step();
     }
     transaction.commit();
@@ -106,38 +105,38 @@ struct HistoryStore::Impl {
   // -1: an empty database (no tables); else the stored schema version. Throws for a database
   // with tables that are not ampbench's.
   int schema_version() {
-    const auto tables = db.table_names();
+    const auto tables = db().table_names();
     if (tables.empty()) return -1;
     if (std::find(tables.begin(), tables.end(), "ampbench_history") == tables.end()) {
-      throw HistoryError(db.name() + ": not an ampbench history database");
+      throw HistoryError(db().name() + ": not an ampbench history database");
     }
-    Statement version(db, "SELECT value FROM ampbench_history WHERE key = 'schema_version'");
-    if (!version.step()) throw HistoryError(db.name() + ": not an ampbench history database (no schema version)");
+    Statement version(db(), "SELECT value FROM ampbench_history WHERE key = 'schema_version'");
+    if (!version.step()) throw HistoryError(db().name() + ": not an ampbench history database (no schema version)");
     try {
       return std::stoi(version.text(0));
     } catch (const std::exception&) {
-      throw HistoryError(db.name() + ": not an ampbench history database (schema version '" + version.text(0) + "')");
+      throw HistoryError(db().name() + ": not an ampbench history database (schema version '" + version.text(0) + "')");
     }
   }
 
   std::int64_t id_of(const char* table, const std::string& name) {
-    Statement find(db, (std::string("SELECT id FROM ") + table + " WHERE name = ?1").c_str());
+    Statement find(db(), (std::string("SELECT id FROM ") + table + " WHERE name = ?1").c_str());
     if (find.bind(1, name).step()) return find.integer(0);
-    Statement insert(db, (std::string("INSERT INTO ") + table + " (name) VALUES (?1)").c_str());
+    Statement insert(db(), (std::string("INSERT INTO ") + table + " (name) VALUES (?1)").c_str());
     insert.bind(1, name).step();
-    return db.last_insert_id();
+    return db().last_insert_id();
   }
 
   std::int64_t testbed_id(const Testbed& testbed) {
-    Statement find(db, "SELECT id FROM testbeds WHERE name = ?1");
+    Statement find(db(), "SELECT id FROM testbeds WHERE name = ?1");
     if (find.bind(1, testbed.name).step()) return find.integer(0);
-    Statement insert(db, "INSERT INTO testbeds (name, fingerprint, facts) VALUES (?1, ?2, ?3)");
+    Statement insert(db(), "INSERT INTO testbeds (name, fingerprint, facts) VALUES (?1, ?2, ?3)");
     insert.bind(1, testbed.name).bind(2, testbed.fingerprint).bind(3, facts_json(testbed).dump()).step();
-    return db.last_insert_id();
+    return db().last_insert_id();
   }
 
   std::optional<std::int64_t> run_with_digest(const std::string& digest) {
-    Statement find(db, "SELECT id FROM runs WHERE digest = ?1");
+    Statement find(db(), "SELECT id FROM runs WHERE digest = ?1");
     if (find.bind(1, digest).step()) return find.integer(0);
     return std::nullopt;
   }
@@ -152,7 +151,7 @@ struct HistoryStore::Impl {
       return added;
     }
     const auto testbed = testbed_id(run.testbed);
-    Statement insert_run(db,
+    Statement insert_run(db(),
                          "INSERT INTO runs (testbed_id, digest, commit_sha, branch, started_utc, added_utc, source, "
                          "environment, config) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
     insert_run.bind(1, testbed)
@@ -165,9 +164,9 @@ struct HistoryStore::Impl {
         .bind(8, run.environment.dump())
         .bind(9, run.config.dump())
         .step();
-    added.run_id = db.last_insert_id();
-    Statement insert_cell(db, "INSERT INTO run_cells (run_id, cell_id, status) VALUES (?1, ?2, ?3)");
-    Statement insert_figure(db,
+    added.run_id = db().last_insert_id();
+    Statement insert_cell(db(), "INSERT INTO run_cells (run_id, cell_id, status) VALUES (?1, ?2, ?3)");
+    Statement insert_figure(db(),
                             "INSERT INTO figures (testbed_id, cell_id, figure, run_id, value, ci_low, ci_high, draws) "
                             "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
     for (const auto& cell : run.cells) {
@@ -198,7 +197,7 @@ struct HistoryStore::Impl {
   std::vector<SeriesEntry> series(std::int64_t testbed, std::int64_t cell_id, Figure figure, std::int64_t from_run,
                                   std::int64_t before_run, std::int64_t last) {
     // The newest `last` first, then put back in order.
-    Statement rows(db,
+    Statement rows(db(),
                    "SELECT * FROM (SELECT f.run_id, r.commit_sha, r.branch, r.started_utc, f.value, f.ci_low, "
                    "f.ci_high, f.draws FROM figures f JOIN runs r ON r.id = f.run_id WHERE f.testbed_id = ?1 AND "
                    "f.cell_id = ?2 AND f.figure = ?3 AND f.run_id >= ?4 AND f.run_id < ?5 ORDER BY f.run_id DESC "
@@ -221,7 +220,7 @@ struct HistoryStore::Impl {
   // for change points; those found are stored as found by `run_id`.
   std::vector<StoredChangePoint> new_change_points(std::int64_t testbed, std::int64_t cell_id, Figure figure,
                                                    std::int64_t run_id) {
-    Statement last(db,
+    Statement last(db(),
                    "SELECT coalesce(max(run_id), 0) FROM change_points WHERE testbed_id = ?1 AND cell_id = ?2 "
                    "AND figure = ?3");
     last.bind(1, testbed).bind(2, cell_id).bind(3, std::string(to_string(figure))).step();
@@ -236,7 +235,7 @@ struct HistoryStore::Impl {
     std::vector<StoredChangePoint> found;
     for (const auto& change : find_change_points(points, change_point_options(figure))) {
       StoredChangePoint stored{runs[change.index], runs[change.index - 1], run_id, change};
-      Statement insert(db,
+      Statement insert(db(),
                        "INSERT INTO change_points (testbed_id, cell_id, figure, run_id, previous_run, found_at_run, "
                        "magnitude, p_value, before, after) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
       insert.bind(1, testbed)
@@ -274,7 +273,7 @@ AddedRun HistoryStore::add(const reports::Report& report, const std::string& dig
   run.environment = report.environment;
   run.config = reports::run_config_to_json(report.config);
   run.cells = run_figures(report);
-  WriteTransaction transaction(impl_->db);
+  WriteTransaction transaction(impl_->db());
   auto added = impl_->insert(run);
   transaction.commit();
   return added;
@@ -285,7 +284,7 @@ std::optional<std::int64_t> HistoryStore::run_with_digest(const std::string& dig
 }
 
 std::vector<TestbedRow> HistoryStore::testbeds() const {
-  Statement rows(impl_->db,
+  Statement rows(impl_->db(),
                  "SELECT t.id, t.name, t.fingerprint, t.facts, count(r.id) FROM testbeds t LEFT JOIN runs r "
                  "ON r.testbed_id = t.id GROUP BY t.id ORDER BY t.id");
   std::vector<TestbedRow> out;
@@ -304,7 +303,7 @@ std::optional<TestbedRow> HistoryStore::testbed_named(const std::string& name) c
 }
 
 std::vector<std::string> HistoryStore::cells(std::int64_t testbed_id) const {
-  Statement rows(impl_->db,
+  Statement rows(impl_->db(),
                  "SELECT DISTINCT c.name FROM run_cells rc JOIN cells c ON c.id = rc.cell_id JOIN runs r "
                  "ON r.id = rc.run_id WHERE r.testbed_id = ?1 ORDER BY c.name");
   rows.bind(1, testbed_id);
@@ -315,7 +314,7 @@ std::vector<std::string> HistoryStore::cells(std::int64_t testbed_id) const {
 
 std::vector<SeriesEntry> HistoryStore::series(std::int64_t testbed_id, const std::string& cell, Figure figure,
                                               std::int64_t from_run, std::int64_t before_run, std::size_t last) const {
-  Statement find(impl_->db, "SELECT id FROM cells WHERE name = ?1");
+  Statement find(impl_->db(), "SELECT id FROM cells WHERE name = ?1");
   if (!find.bind(1, cell).step()) return {};
   return impl_->series(testbed_id, find.integer(0), figure, from_run, before_run,
                        last == 0 ? std::numeric_limits<std::int64_t>::max() : static_cast<std::int64_t>(last));
@@ -323,7 +322,7 @@ std::vector<SeriesEntry> HistoryStore::series(std::int64_t testbed_id, const std
 
 std::vector<StoredChangePoint> HistoryStore::change_points(std::int64_t testbed_id, const std::string& cell,
                                                            Figure figure) const {
-  Statement rows(impl_->db,
+  Statement rows(impl_->db(),
                  "SELECT run_id, previous_run, found_at_run, magnitude, p_value, before, after FROM change_points "
                  "WHERE testbed_id = ?1 AND figure = ?3 AND cell_id = (SELECT id FROM cells WHERE name = ?2) "
                  "ORDER BY run_id");
@@ -341,7 +340,7 @@ std::vector<StoredChangePoint> HistoryStore::change_points(std::int64_t testbed_
 }
 
 std::string HistoryStore::export_jsonl() const {
-  auto& db = impl_->db;
+  auto& db = impl_->db();
   Statement runs(db,
                  "SELECT r.id, t.name, t.fingerprint, t.facts, r.digest, r.commit_sha, r.branch, r.started_utc, "
                  "r.added_utc, r.source, r.environment, r.config FROM runs r JOIN testbeds t ON t.id = r.testbed_id "
@@ -435,7 +434,7 @@ StoredRun parse_exported_run(const std::string& text, const std::string& where) 
 }  // namespace
 
 std::size_t HistoryStore::import_jsonl(const std::string& text, const std::string& source_name) {
-  WriteTransaction transaction(impl_->db);
+  WriteTransaction transaction(impl_->db());
   std::istringstream lines(text);
   std::string line;
   std::size_t number = 0;

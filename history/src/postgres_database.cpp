@@ -132,7 +132,7 @@ class PostgresDatabase final : public Database {
     std::string why = one_line(result != nullptr ? PQresultErrorMessage(result.get()) : PQerrorMessage(connection_));
     const char* state = result != nullptr ? PQresultErrorField(result.get(), PG_DIAG_SQLSTATE) : nullptr;
     if (state != nullptr && std::string(state) == "55P03") {  // lock_not_available
-      why = "another runner is adding to it (waited " + std::to_string(kBusyTimeoutMs / 1000) + " s): " + why;
+      why = "another runner is adding to it " + lock_wait_text() + ": " + why;
     }
     throw HistoryError(name_ + ": " + why);
   }

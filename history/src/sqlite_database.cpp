@@ -46,7 +46,7 @@ class SqliteDatabase final : public Database {
     const int code = sqlite3_extended_errcode(db_);
     std::string why = sqlite3_errmsg(db_);
     if ((code & 0xff) == SQLITE_BUSY || (code & 0xff) == SQLITE_LOCKED) {
-      why = "it is locked by another process (waited " + std::to_string(kBusyTimeoutMs / 1000) + " s): " + why;
+      why = "it is locked by another process " + lock_wait_text() + ": " + why;
     } else if ((code & 0xff) == SQLITE_NOTADB) {
       why = "not an SQLite database";
     }
