@@ -114,6 +114,20 @@ std::vector<std::string> attributions(const history::HistoryStore& store, std::i
   return out;
 }
 
+// The machine's part in a change point `add` has just found, as `show` would say it ("" if none).
+std::string attribution_of(const history::HistoryStore& store, const std::string& testbed_name,
+                           const history::NewChangePoint& change) {
+  const auto testbed = store.testbed_named(testbed_name);
+  if (change.figure != history::Figure::kStepTime || !testbed) return "";
+  const auto entries = store.series(testbed->id, change.cell, change.figure);
+  const auto changes = store.change_points(testbed->id, change.cell, change.figure);
+  const auto causes = attributions(store, testbed->id, change.cell, change.figure, entries, changes);
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    if (changes[i].run_id == change.run_id) return causes[i];
+  }
+  return "";
+}
+
 int add(const HistoryFlags& flags) {
   // Every report is read before anything is stored: a bad one stores nothing.
   std::vector<reports::Report> runs;
@@ -131,8 +145,10 @@ int add(const HistoryFlags& flags) {
     out += flags.reports[i] + ": run " + std::to_string(added.run_id) + " of testbed " + added.testbed.name + ", " +
            std::to_string(added.cells) + " cells\n";
     for (const auto& change : added.change_points) {
+      const auto cause = attribution_of(store, added.testbed.name, change);
       out += "  change point: " + change.cell + " " + std::string(history::to_string(change.figure)) + " " +
-             describe_change(change.figure, change.change) + " from run " + std::to_string(change.run_id) + "\n";
+             describe_change(change.figure, change.change) + " from run " + std::to_string(change.run_id) +
+             (cause.empty() ? "" : "; " + cause) + "\n";
     }
   }
   print_to_stdout(out);

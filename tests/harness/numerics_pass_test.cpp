@@ -236,6 +236,30 @@ TEST(LayerRanges, ShowTheGradientsFloat16FlushesWithoutAScaleAndKeepsWithOne) {
   EXPECT_EQ(results[1].run.layers->scales[0], 65536.0);
 }
 
+// Every cell of the default suite gets a row per module with parameters, by its registered path,
+// in the order the forward reaches them, each with its output and gradient on the observed steps.
+TEST(LayerRanges, EveryBuiltInWorkloadGetsARowPerModuleUnderItsOwnName) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> expected{
+      {"simplenet", {"0", "2", "4"}},  // a Sequential: Linear, ReLU, Linear, ReLU, Linear
+      {"simplecnn", {"conv1", "conv2", "fc"}},
+      {"transformer", {"norm1", "qkv", "out", "norm2", "fc1", "fc2"}},
+  };
+  for (const auto& [workload, modules] : expected) {
+    for (const auto& numerics : run_numerics(numerics_task(workload, {"fp32", "fp16", "bf16"}, 2))) {
+      ASSERT_TRUE(numerics.error.empty()) << workload << ": " << numerics.error;
+      const auto& diagnostics = *numerics.run.layers;
+      EXPECT_TRUE(diagnostics.note.empty()) << workload << ": " << diagnostics.note;
+      std::vector<std::string> named;
+      for (const auto& layer : diagnostics.layers) {
+        named.push_back(layer.module);
+        ASSERT_EQ(layer.steps.size(), diagnostics.steps.size()) << workload << " " << layer.module;
+        EXPECT_TRUE(layer.steps.front().output && layer.steps.front().gradient) << workload << " " << layer.module;
+      }
+      EXPECT_EQ(named, modules) << workload;
+    }
+  }
+}
+
 TEST(LayerRanges, AModelWithoutSubmodulesGetsOneWholeModelRowAndANoteAndTupleOutputsAreHandled) {
   auto linear = run_numerics(numerics_task("linear", {"fp32"}, 2), {}, [](const WorkloadOptions& options) {
     return ampbench::workloads::make_module_workload(ampbench::testing::linear_workload_spec("linear"), options);

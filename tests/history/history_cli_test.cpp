@@ -196,13 +196,18 @@ TEST_F(HistoryCommand, BisectPrintsTheCommitRangeOfEachChangePoint) {
 // The host got 12% faster from run 7 (the probe with it); the code of simple_cnn 15% slower from
 // run 13. The first is named the machine's in show (text and JSON) and bisect; the second is not.
 TEST_F(HistoryCommand, AChangeTheProbeMovedWithIsNamedTheMachines) {
+  std::string adds;
   for (int run = 0; run < 18; ++run) {
     const auto path = (dir_ / ("host" + std::to_string(run) + ".json")).string();
     ampbench::reports::write_report_atomically(
         history_run(run, run >= 12 ? 1.15 : 1.0, "simple_cnn", run >= 6 ? 0.88 : 1.0), path);
     const auto added = ampbench_cli({"history", "add", "--db", db(), "--commit", "c" + std::to_string(run), path});
     ASSERT_EQ(added.exit_code, 0) << added.err;
+    adds += added.out;
   }
+  // `add` says it as the change is found.
+  EXPECT_NE(adds.find("change point: simple_cnn/bf16/cpu/default step_time_s -12.0%"), std::string::npos) << adds;
+  EXPECT_NE(adds.find("from run 7; the machine's: the probe moved with it"), std::string::npos) << adds;
   const auto shown = ampbench_cli({"history", "show", "--db", db(), "--cell", "simple_cnn/bf16/cpu/default", "--figure",
                                    "step_time_s", "--figure", "step_time_per_probe", "--format", "json"});
   ASSERT_EQ(shown.exit_code, 0) << shown.err;
