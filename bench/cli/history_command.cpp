@@ -117,8 +117,9 @@ std::vector<std::string> attributions(const history::HistoryStore& store, std::i
 // The machine's part in a change point `add` has just found, as `show` would say it ("" if none).
 std::string attribution_of(const history::HistoryStore& store, const std::string& testbed_name,
                            const history::NewChangePoint& change) {
+  if (change.figure != history::Figure::kStepTime) return "";
   const auto testbed = store.testbed_named(testbed_name);
-  if (change.figure != history::Figure::kStepTime || !testbed) return "";
+  if (!testbed) return "";
   const auto entries = store.series(testbed->id, change.cell, change.figure);
   const auto changes = store.change_points(testbed->id, change.cell, change.figure);
   const auto causes = attributions(store, testbed->id, change.cell, change.figure, entries, changes);
