@@ -51,11 +51,13 @@ std::string chart_section(const char* title, const char* id, const std::string& 
   return std::string("<h2>") + title + "</h2>\n" + intro + "<div class=\"charts\" id=\"" + id + "\"></div>\n";
 }
 
-// The pass's cost, and the passes that failed (their cells have no divergence).
+// The pass's cost, the scalers' start-up, and the passes that failed (their cells have no divergence).
 std::string numerics_intro(const Report& report) {
   const auto cost = detail::numerics_cost_note(report);
   std::string out =
       cost.empty() ? "" : "<p class=\"note\" id=\"numerics-cost\">" + detail::html_escaped(cost) + "</p>\n";
+  if (const auto calibration = detail::scale_calibration_note(report); !calibration.empty())
+    out += "<p class=\"note\" id=\"scale-calibration\">" + detail::html_escaped(calibration) + "</p>\n";
   for (const auto& failure : detail::numerics_failures(report))
     out += "<p class=\"error numerics-failed\">Numerics pass failed: " + detail::html_escaped(failure) + "</p>\n";
   return out;

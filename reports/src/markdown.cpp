@@ -45,10 +45,13 @@ std::string failed_cells(const Report& report) {
   return out.empty() ? out : "\n**Failed cells**\n\n" + out;
 }
 
-// The numerics pass's cost, and the passes that failed (their cells have no divergence).
+// The numerics pass's cost, the scalers' start-up, and the passes that failed (their cells have no
+// divergence).
 std::string numerics_notes(const Report& report) {
   const auto cost = detail::numerics_cost_note(report);
   std::string out = cost.empty() ? "" : "\n" + cost + "\n";
+  if (const auto calibration = detail::scale_calibration_note(report); !calibration.empty())
+    out += "\n" + detail::markdown_cell(calibration) + "\n";
   std::string failures;
   for (const auto& failure : detail::numerics_failures(report))
     failures += "- " + detail::markdown_cell(failure) + "\n";

@@ -1,6 +1,7 @@
 #include "numerics_notes.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "format.h"
@@ -26,6 +27,27 @@ std::string numerics_cost_note(const Report& report) {
   std::string out = "Numerics pass (divergence): " + step_counts + " steps per mode";
   for (const auto& [workload, wall_s] : workloads) out += ", " + workload + " " + format_duration(wall_s);
   return out + ".";
+}
+
+std::string scale_calibration_note(const Report& report) {
+  const auto whole = [](double scale) { return std::to_string(std::llround(scale)); };
+  std::string cells;
+  for (const auto& cell : report.cells) {
+    if (!cell.numerics || !cell.numerics->run.scale_calibration) continue;
+    const auto& calibration = *cell.numerics->run.scale_calibration;
+    if (calibration.skipped_tries == 0) continue;
+    const auto tries =
+        std::to_string(calibration.skipped_tries) + " overflowing tr" + (calibration.skipped_tries == 1 ? "y" : "ies");
+    cells += (cells.empty() ? " " : "; ") + cell_name(cell) +
+             (calibration.settled ? " started at " + whole(calibration.start_scale) + " after " + tries
+                                  : ": no scale down to 1 fitted in " + tries + ", so its pass started at " +
+                                        whole(calibration.initial_scale) + " and skipped steps as PyTorch's would");
+  }
+  if (cells.empty()) return "";
+  return "GradScaler start-up, before the numerics pass: each scaler's scale was tried on the pass's first batch "
+         "from the initial weights, halving from 2^16 after each overflow, with no update kept, so that the "
+         "pass's curve is not a step behind FP32's for it;" +
+         cells + ".";
 }
 
 std::vector<std::string> numerics_failures(const Report& report) {

@@ -1,6 +1,7 @@
 // The report read back strictly: every field present, of the right type, nothing unknown; errors
 // name the field's path ("cells[2].throughput.step_time_s.median: expected a number, got string").
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string>
 
@@ -231,6 +232,26 @@ TensorCoreUtilization read_tensor_cores(const json& in, const std::string& path)
   return value;
 }
 
+// Scales are finite and positive; the pass's start is the initial scale halved once per skipped try.
+ScaleCalibration read_scale_calibration(const json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  ScaleCalibration value;
+  value.initial_scale = read_finite_number(fields.required("initial_scale"), fields.path_of("initial_scale"));
+  value.start_scale = read_finite_number(fields.required("start_scale"), fields.path_of("start_scale"));
+  value.skipped_tries = fields.integer_in("skipped_tries", 0, 64);
+  value.settled = fields.flag("settled");
+  if (!(value.initial_scale > 0.0)) fail_at(fields.path_of("initial_scale"), "must be positive");
+  const double expected =
+      value.settled ? std::ldexp(value.initial_scale, -static_cast<int>(value.skipped_tries)) : value.initial_scale;
+  if (value.start_scale != expected) {
+    fail_at(fields.path_of("start_scale"),
+            "must be initial_scale halved once per skipped try when settled, "
+            "else initial_scale");
+  }
+  fields.finish();
+  return value;
+}
+
 // A pass that failed (`failed`) may stop before its last evaluation; one that ran has them all.
 NumericsRun read_numerics_run(const json& in, const std::string& path, std::size_t evaluations, std::int64_t steps,
                               bool failed) {
@@ -245,6 +266,8 @@ NumericsRun read_numerics_run(const json& in, const std::string& path, std::size
   value.wall_s = fields.number_or_null("wall_s");
   if (const auto* layers = fields.optional("layers"))  // absent before issue #34
     value.layers = read_layer_diagnostics(*layers, fields.path_of("layers"), steps);
+  if (const auto* calibration = fields.optional("scale_calibration"))  // absent in reports before it
+    value.scale_calibration = read_scale_calibration(*calibration, fields.path_of("scale_calibration"));
   fields.finish();
   return value;
 }

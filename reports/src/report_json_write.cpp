@@ -132,11 +132,19 @@ void to_json(nlohmann::json& out, const LayerDiagnostics& value) {
          {"note", value.note}};
 }
 
+void to_json(nlohmann::json& out, const ScaleCalibration& value) {
+  out = {{"initial_scale", number(value.initial_scale)},
+         {"start_scale", number(value.start_scale)},
+         {"skipped_tries", value.skipped_tries},
+         {"settled", value.settled}};
+}
+
 void to_json(nlohmann::json& out, const NumericsRun& value) {
   out = {{"train_loss", numbers(value.train_loss)},
          {"eval_loss", numbers(value.eval_loss)},
          {"wall_s", number(value.wall_s)}};
   if (value.layers) out["layers"] = *value.layers;  // absent, not null: a report without it reads as before #34
+  if (value.scale_calibration) out["scale_calibration"] = *value.scale_calibration;
 }
 
 void to_json(nlohmann::json& out, const Numerics& value) {

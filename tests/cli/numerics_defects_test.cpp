@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <iterator>
 
 #include "ampbench/reports/report_json.h"
 #include "support/process.h"
@@ -23,7 +23,9 @@ class NumericsDefects : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = new ampbench::testing::ScratchDir();
     run_ = new ampbench::testing::ProcessResult(
-        run_process({NUMERICS_DEFECTS_BENCH, "run", "--workloads", "loud-layer,tiny-loss", "--modes",
+        // --device cpu: the seeded workloads make their batches on the CPU (on a GPU machine `auto`
+        // picked the GPU and every cell failed on the batch's device, as it should).
+        run_process({NUMERICS_DEFECTS_BENCH, "run", "--device", "cpu", "--workloads", "loud-layer,tiny-loss", "--modes",
                      "fp32,fp16,bf16,fp16-noscale", "--steps", "6", "--replicates", "1", "--time-cap", "1",
                      "--no-breakdown", "--numerics-steps", "48", "--out", (*dir_ / "out").string()}));
   }
@@ -38,6 +40,10 @@ class NumericsDefects : public ::testing::Test {
                                     [&](const auto& c) { return c.workload == workload && c.mode == mode; });
     if (found == report.cells.end()) throw std::runtime_error("no cell " + workload + "/" + mode);
     return *found;
+  }
+  static std::string report_markdown() {
+    std::ifstream in(out() / "report.md");
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   }
   static std::string findings(const ampbench::reports::Report& report, const std::string& cell_prefix,
                               const std::string& id) {
@@ -75,6 +81,17 @@ TEST_F(NumericsDefects, ALayerAboveFloat16sRangeIsCaughtAndNamed) {
         << mode;
   }
   EXPECT_EQ(cell(report, "loud-layer", "fp16").numerics->run.layers->bad_steps, 48);
+  // No scale fits an overflowing forward: the start-up tried 2^16 down to 1 and left the pass at 2^16.
+  const auto& calibration = *cell(report, "loud-layer", "fp16").numerics->run.scale_calibration;
+  EXPECT_FALSE(calibration.settled);
+  EXPECT_EQ(calibration.skipped_tries, 17);
+  EXPECT_EQ(calibration.start_scale, 65536.0);
+  const std::string start_up = "loud-layer/fp16/cpu: no scale down to 1 fitted in 17 overflowing tries";
+  EXPECT_NE(report_markdown().find(start_up), std::string::npos);
+  std::ifstream html(out() / "report.html");
+  const std::string page{std::istreambuf_iterator<char>(html), std::istreambuf_iterator<char>()};
+  EXPECT_NE(page.find("id=\"scale-calibration\""), std::string::npos);
+  EXPECT_NE(page.find(start_up), std::string::npos);
   EXPECT_TRUE(findings(report, "loud-layer/bf16/", "layer-overflow").empty()) << "bfloat16 holds it";
 
   // `explain` reads the same evidence back from the file.
@@ -104,12 +121,10 @@ TEST_F(NumericsDefects, GradientsFloat16FlushesWithoutAScaleAreCaughtAndTheirLay
   // With the scaler's 2^16 the output layer's gradient keeps nearly all of itself.
   EXPECT_EQ(findings(report, "tiny-loss/fp16/", "layer-flush").find("layer out: 100%"), std::string::npos);
 
-  std::ifstream markdown(out() / "report.md");
-  std::stringstream text;
-  text << markdown.rdbuf();
-  EXPECT_NE(text.str().find("Ranges per layer"), std::string::npos);
-  EXPECT_NE(text.str().find("`tiny-loss/fp16-noscale/cpu/default`"), std::string::npos);
-  EXPECT_NE(text.str().find("| out | "), std::string::npos) << text.str();
+  const auto markdown = report_markdown();
+  EXPECT_NE(markdown.find("Ranges per layer"), std::string::npos);
+  EXPECT_NE(markdown.find("`tiny-loss/fp16-noscale/cpu/default`"), std::string::npos);
+  EXPECT_NE(markdown.find("| out | "), std::string::npos) << markdown;
 }
 
 }  // namespace

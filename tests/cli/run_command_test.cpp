@@ -15,6 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ampbench::reports::CellStatus;
+using ampbench::reports::DivergenceVerdict;
 using ampbench::testing::run_process;
 
 // The modes a run without --modes measures: TF32 too where the device is a GPU (on "auto" the GPU
@@ -131,9 +132,11 @@ TEST_F(RunCommand, TinyRunWritesAReportWhereFp32DescendsAndAmpIsRelatedToIt) {
     ASSERT_TRUE(cell.speedup_vs_fp32.has_value()) << cell.mode;
     EXPECT_LE(cell.speedup_vs_fp32->ci_low, cell.speedup_vs_fp32->ci_high);
     ASSERT_TRUE(cell.divergence.has_value()) << cell.mode;
-    // Not "diverged"; fp16 may land "above the floor": its GradScaler skips the first steps while
-    // the scale backs off from 2^16, and on this tiny model that lag is a few percent.
-    EXPECT_FALSE(is_failure(cell.divergence->verdict)) << cell.mode << ": " << cell.divergence->verdict;
+    // Within the floor, fp16 too: its GradScaler's start-up (batch 0 overflows at 2^16) is found
+    // before the pass. Trained from 2^16, it skipped step 0 and lagged a step: 5% of the eval loss,
+    // 1.2x the floor on a CPU and 4.7x ("diverged") on an H200, whose floor is 1%.
+    EXPECT_EQ(cell.divergence->verdict, DivergenceVerdict::kWithinFloor)
+        << cell.mode << ": " << cell.divergence->final_relative_difference << " vs " << cell.divergence->final_floor;
     EXPECT_EQ(cell.divergence->steps, 64);  // the seed preset's numerics pass
   }
   EXPECT_NE(result.out.find("simplenet"), std::string::npos) << result.out;  // the table

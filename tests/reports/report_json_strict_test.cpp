@@ -263,6 +263,35 @@ TEST(StrictJson, AFailedNumericsPassMayStopEarly) {
   EXPECT_EQ(json_error(json), "r.json: cells[1].numerics.run.eval_loss: 10 values for 9 evaluations (eval_steps)");
 }
 
+// A GradScaler's start-up before the pass: absent reads as none (older reports); present, the
+// scale it states must follow from the tries, and every field is checked.
+TEST(StrictJson, AScaleCalibrationIsReadBackAndItsStartMustFollowFromItsTries) {
+  auto json = sample_json();
+  auto& run = json["cells"][1]["numerics"]["run"];
+  EXPECT_FALSE(parse_report_or_google_benchmark_text(json.dump(), "r.json").cells[1].numerics->run.scale_calibration);
+  run["scale_calibration"] = {
+      {"initial_scale", 65536.0}, {"start_scale", 16384.0}, {"skipped_tries", 2}, {"settled", true}};
+  const auto calibration =
+      *parse_report_or_google_benchmark_text(json.dump(), "r.json").cells[1].numerics->run.scale_calibration;
+  EXPECT_EQ(calibration.start_scale, 16384.0);
+  EXPECT_EQ(calibration.skipped_tries, 2);
+  EXPECT_TRUE(calibration.settled);
+  run["scale_calibration"]["start_scale"] = 32768.0;
+  EXPECT_EQ(json_error(json),
+            "r.json: cells[1].numerics.run.scale_calibration.start_scale: must be initial_scale halved once per "
+            "skipped try when settled, else initial_scale");
+  run["scale_calibration"] = {
+      {"initial_scale", 65536.0}, {"start_scale", 65536.0}, {"skipped_tries", 17}, {"settled", false}};
+  EXPECT_EQ(json_error(json), "(no error)");
+  run["scale_calibration"]["initial_scale"] = -1.0;
+  EXPECT_EQ(json_error(json), "r.json: cells[1].numerics.run.scale_calibration.initial_scale: must be positive");
+  run["scale_calibration"]["initial_scale"] = 65536.0;
+  run["scale_calibration"]["skipped_tries"] = 65;
+  EXPECT_NE(json_error(json).find("cells[1].numerics.run.scale_calibration.skipped_tries"), std::string::npos);
+  run["scale_calibration"].erase("skipped_tries");
+  EXPECT_NE(json_error(json).find("scale_calibration"), std::string::npos) << json_error(json);
+}
+
 // Reports from before the numerics pass judged divergence on the timed steps with a t-test: that
 // figure is not this version's, so it reads as no divergence rather than as an error.
 TEST(StrictJson, AnOldShapeDivergenceReadsAsAbsent) {

@@ -46,17 +46,49 @@ struct PassPlan {
   const WorkloadProgressSink& progress;
 };
 
+// The GradScaler's start-up, before the pass (reports::ScaleCalibration says why): batch 0 from the
+// seed's weights in a workload of its own, tried at 2^16, 2^15, ... 1 until its gradients fit. An
+// overflowing try changes no weight; the workload is dropped either way.
+reports::ScaleCalibration calibrate_scale(const PassPlan& plan, const Mode& mode) {
+  (void)detail::apply_precision(mode);
+  auto workload = plan.make(detail::workload_options(plan.task.config, plan.device));
+  auto optimizer = workload->make_optimizer();
+  amp::GradScaler scaler(plan.device.type());
+  const detail::TrainingStep step{*workload, *optimizer, &scaler, mode, plan.device.type()};
+  const auto batch = workload->make_batch(0);
+  reports::ScaleCalibration calibration;
+  calibration.initial_scale = amp::GradScalerOptions{}.init_scale;
+  for (double scale = calibration.initial_scale; scale >= 1.0; scale /= 2.0) {
+    (void)detail::apply_precision(mode);
+    (void)step.run(batch, false);
+    if (!scaler.telemetry().back().skipped) {
+      calibration.settled = true;
+      calibration.start_scale = scale;
+      return calibration;
+    }
+    ++calibration.skipped_tries;
+  }
+  calibration.start_scale = calibration.initial_scale;
+  return calibration;
+}
+
 // One mode's training run from the seed's weights; step s trains on batch s, or on batch
 // steps - 1 - s when reversed (the floor: the same batches in the other order).
 reports::NumericsRun train(const PassPlan& plan, const Mode& mode, bool reversed) {
   const auto start = Clock::now();
   const auto& config = plan.task.config;
   const std::int64_t steps = *config.numerics_steps;
+  reports::NumericsRun run;
+  std::optional<amp::GradScaler> scaler;
+  if (mode.grad_scaler) {
+    run.scale_calibration = calibrate_scale(plan, mode);
+    amp::GradScalerOptions options;
+    options.init_scale = run.scale_calibration->start_scale;
+    scaler.emplace(plan.device.type(), options);
+  }
   (void)detail::apply_precision(mode);
   auto workload = plan.make(detail::workload_options(config, plan.device));
   auto optimizer = workload->make_optimizer();
-  std::optional<amp::GradScaler> scaler;
-  if (mode.grad_scaler) scaler.emplace(plan.device.type());
   std::optional<detail::LayerRangeRecorder> ranges;  // the floor run is FP32 again: nothing new to see
   if (!reversed) ranges.emplace(workload->module());
   const detail::TrainingStep step{*workload,          *optimizer, scaler ? &*scaler : nullptr, mode,
@@ -65,7 +97,6 @@ reports::NumericsRun train(const PassPlan& plan, const Mode& mode, bool reversed
   for (std::int64_t j = 0; j < kNumericsEvalBatches; ++j)
     held_out.push_back(workload->make_batch(kFirstHeldOutBatch + j));
 
-  reports::NumericsRun run;
   const auto stage = reversed ? WorkloadStage::kNumericsFloor : WorkloadStage::kNumerics;
   auto next_evaluation = plan.eval_steps.begin();
   for (std::int64_t done = 0;; ++done) {

@@ -23,9 +23,9 @@ using reports::SettingError;
 // version reading the report does not restate its own status (docs/verified.md).
 constexpr const char* kGpuVerification =
     "this ampbench version's GPU paths are verified on one GPU only in part: a whole large suite (four modes, "
-    "CUDA-event timing, CUDA memory, CUPTI tensor-core metrics), the validity benchmark's transformer and the test "
-    "suite ran on an NVIDIA H200; NCCL (2 GPUs) has not, and the fixes of the GPU breakdown and of host-bound "
-    "made after that run have not run on a GPU; see docs/verified.md.";
+    "CUDA-event timing, CUDA memory, CUPTI tensor-core metrics, the time breakdown and explain), the validity "
+    "benchmark's transformer and most of the test suite ran on an NVIDIA H200; NCCL (2 GPUs) has not, nor has the "
+    "GradScaler's start-up before the numerics pass, added after that run; see docs/verified.md.";
 
 bool has_gpu(const reports::Environment& environment) {
   return std::any_of(environment.devices.begin(), environment.devices.end(),

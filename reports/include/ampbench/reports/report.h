@@ -185,11 +185,24 @@ struct LayerDiagnostics {
 inline constexpr std::size_t kMaxNonFiniteOrigins = 64;
 
 // One training run of the numerics pass (below).
+// A GradScaler mode's start-up, found before its numerics pass: PyTorch's scale starts at 2^16 and
+// backs off by skipping steps until the gradients fit. In a pass of tens of steps one such skip is
+// a one-step lag that reads as divergence (SimpleNet's seed pass: 5% of the eval loss, 4.7x the
+// floor on an H200), so the scale is tried on the pass's first batch from the initial weights, no
+// update kept, halving after each overflow down to 1, and the pass starts from the first that fits.
+struct ScaleCalibration {
+  double initial_scale = 0.0;  // the GradScaler's default, 2^16
+  double start_scale = 0.0;    // the pass's; initial_scale when no scale down to 1 fitted
+  std::int64_t skipped_tries = 0;
+  bool settled = false;  // a try fitted; else the pass starts at initial_scale and skips as PyTorch's would
+};
+
 struct NumericsRun {
-  std::vector<double> train_loss;          // every step's; null in JSON when non-finite
-  std::vector<double> eval_loss;           // at each of Numerics::eval_steps; null in JSON when non-finite
-  double wall_s = 0.0;                     // training and evaluations
-  std::optional<LayerDiagnostics> layers;  // absent in the floor run and in reports before #34
+  std::vector<double> train_loss;                     // every step's; null in JSON when non-finite
+  std::vector<double> eval_loss;                      // at each of Numerics::eval_steps; null in JSON when non-finite
+  double wall_s = 0.0;                                // training and evaluations
+  std::optional<LayerDiagnostics> layers;             // absent in the floor run and in reports before #34
+  std::optional<ScaleCalibration> scale_calibration;  // GradScaler modes; absent in reports before it
 };
 
 // The numerics pass, separate from timing: every mode of a workload trains the same fixed number
