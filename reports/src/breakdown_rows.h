@@ -13,6 +13,9 @@ namespace ampbench::reports::detail {
 struct BreakdownTable {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;
+  // The cells whose profiled step took well over their timed step, and how to read their shares;
+  // empty when none did.
+  std::string profiling_cost_note;
 };
 
 // Empty rows when no cell has a breakdown.

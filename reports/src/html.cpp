@@ -85,7 +85,10 @@ std::string why_section(const Report& report) {
   return out +
          "<h2>Where the step time goes</h2>\n<p class=\"note\">Profiled steps after the timed ones; self time per "
          "step by category.</p>\n" +
-         detail::html_table("breakdown", breakdown.header, breakdown.rows);
+         detail::html_table("breakdown", breakdown.header, breakdown.rows) +
+         (breakdown.profiling_cost_note.empty() ? ""
+                                                : "<p class=\"note\" id=\"profiling-cost\">" +
+                                                      detail::html_escaped(breakdown.profiling_cost_note) + "</p>\n");
 }
 
 // The numerics pass's ranges per layer: per cell its table (layer_rows.h) and a heat map of the

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "ampbench/reports/check.h"
+#include "ampbench/reports/html.h"
 #include "ampbench/reports/run_series.h"
 #include "golden.h"
 #include "sample_report.h"
@@ -38,6 +39,37 @@ TEST(RenderMarkdown, PipesInErrorsCannotBreakTheTable) {
   report.cells[4].error = "a | b\nc";
   const std::string markdown = render_markdown(report);
   EXPECT_NE(markdown.find("a \\| b c"), std::string::npos) << markdown;
+}
+
+// A profiled step well over the timed one (the profiler's cost per op; 2.05x on an H200's FP16
+// SimpleNet) is named under the breakdown, in Markdown and HTML; one within 1.25x is not.
+TEST(RenderMarkdown, NamesTheCellsWhoseProfiledStepTookWellOverTheTimedOne) {
+  Report report = make_sample_report();
+  for (std::size_t i : {0u, 1u}) {
+    auto& cell = report.cells[i];
+    cell.throughput.step_time_s.median = 1e-3;
+    if (cell.rounds) cell.rounds->step_time.value = 1e-3;
+    TimeBreakdown breakdown;
+    breakdown.steps = 3;
+    breakdown.step_time_s = i == 0 ? 1.2e-3 : 2.05e-3;
+    breakdown.categories = {{{OpFamily::kElementwise, {}}, 0.5e-3}};
+    breakdown.unattributed_s = breakdown.step_time_s - 0.5e-3;
+    breakdown.method = "test";
+    cell.breakdown = breakdown;
+  }
+  const std::string markdown = render_markdown(report);
+  const auto name = [&](std::size_t i) {
+    return report.cells[i].workload + "/" + report.cells[i].mode + "/" + report.cells[i].device;
+  };
+  const std::string named =
+      "(the profiler's own cost per op, which lengthens a step the host issues): " + name(1) + " 2.05x.";
+  EXPECT_NE(markdown.find(named), std::string::npos) << markdown;
+  EXPECT_EQ(markdown.find(name(0) + " 1.20x"), std::string::npos);
+  const std::string html = render_html(report);
+  EXPECT_NE(html.find("id=\"profiling-cost\""), std::string::npos);
+  EXPECT_NE(html.find(named), std::string::npos);
+  report.cells[1].breakdown->step_time_s = 1.2e-3;
+  EXPECT_EQ(render_markdown(report).find("Profiled steps longer"), std::string::npos);
 }
 
 // The pass's cost per workload: its cells' runs and FP32's floor run (sample_report.h has the sums).
