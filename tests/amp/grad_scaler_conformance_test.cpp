@@ -237,8 +237,8 @@ void inject(std::vector<torch::nn::Sequential>& models, const json& spec, int64_
 class GradScalerConformance : public testing::TestWithParam<const char*> {};
 
 TEST_P(GradScalerConformance, MatchesPythonStepByStep) {
-  torch::set_num_threads(1);  // as the reference: the same reduction order
-  const json& spec = scenario(GetParam());
+  torch::set_num_threads(1);               // as the reference: the same reduction order
+  const json spec = scenario(GetParam());  // a copy: g++ 13 flags a kept reference (-Wdangling-reference)
   const json& dims = reference().at("dims");
   const int64_t batch = reference().at("batch");
   std::vector<torch::nn::Sequential> models;

@@ -81,7 +81,8 @@ class GradientPenaltyConformance : public testing::TestWithParam<const char*> {}
 
 TEST_P(GradientPenaltyConformance, MatchesPythonStepByStep) {
   torch::set_num_threads(1);  // as the reference: the same reduction order
-  const json& spec = ampbench::amp::testing::reference_scenario(reference(), GetParam());
+  // A copy: g++ 13 flags a kept reference (-Wdangling-reference).
+  const json spec = ampbench::amp::testing::reference_scenario(reference(), GetParam());
   const json& dims = reference().at("dims");
   const int64_t batch = reference().at("batch");
   auto model = ampbench::amp::testing::make_model(spec.at("weights"), dims);

@@ -51,6 +51,8 @@ class Listener {
 // A port nothing listens on (it was free a moment ago).
 int free_port() { return Listener().port(); }
 
+// Callers keep a copy: g++ 13 warns (-Wdangling-reference) when a reference returned by a call
+// with temporary string arguments is kept (the GPU kit's Ubuntu 24.04 build did).
 const CellResult& cell_of(const Report& report, const std::string& workload, const std::string& mode,
                           std::int64_t ranks) {
   const auto found = std::find_if(report.cells.begin(), report.cells.end(), [&](const CellResult& cell) {
@@ -108,7 +110,7 @@ TEST(Ranks, TwoRanksMeasureLikeOneProcessOnTheCombinedBatch) {
 
   for (const std::string workload : {"simplenet", "transformer"}) {
     // FP32 on two ranks is FP32 on one process with both ranks' batches, within float rounding.
-    const auto& fp32 = cell_of(report, workload, "fp32", 2);
+    const auto fp32 = cell_of(report, workload, "fp32", 2);
     ASSERT_GE(fp32.losses.size(), 8u);
     const auto expected = one_process_losses(workload, 5, fp32.losses.size());
     for (std::size_t step = 0; step < expected.size(); ++step) {
@@ -116,7 +118,7 @@ TEST(Ranks, TwoRanksMeasureLikeOneProcessOnTheCombinedBatch) {
           << workload << " step " << step;
     }
     // The losses are not those of one rank's batches alone (or the check above proves nothing).
-    const auto& one_rank = cell_of(report, workload, "fp32", 1);
+    const auto one_rank = cell_of(report, workload, "fp32", 1);
     EXPECT_NE(one_rank.losses.front(), fp32.losses.front());
 
     for (const std::string mode : {"fp32", "bf16"}) {
@@ -152,7 +154,7 @@ TEST(Ranks, CompressionHalvesTheBytesAndAnOverflowOnOneRankIsSkippedOnEvery) {
   const auto run = run_process(argv, {"AMPBENCH_INJECT_OVERFLOW=1:3"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto report = ampbench::reports::read_report((dir / "out" / "report.json").string());
-  const auto& fp16 = cell_of(report, "simplenet", "fp16", 2);
+  const auto fp16 = cell_of(report, "simplenet", "fp16", 2);
   ASSERT_EQ(fp16.status, ampbench::reports::CellStatus::kOk) << fp16.error;
   ASSERT_TRUE(fp16.scaler.has_value());
   // The merged cell carries rank 0's GradScaler, whose own loss was finite: it skipped anyway.
@@ -161,7 +163,7 @@ TEST(Ranks, CompressionHalvesTheBytesAndAnOverflowOnOneRankIsSkippedOnEvery) {
   EXPECT_TRUE(fp16.data_parallel->inf_checks_agreed);
   EXPECT_LT(fp16.scaler->scale.at(4), fp16.scaler->scale.at(3));  // backed off on every rank
   // bfloat16 on the wire: half the float32 gradients' bytes.
-  const auto& fp32 = cell_of(report, "simplenet", "fp32", 2);
+  const auto fp32 = cell_of(report, "simplenet", "fp32", 2);
   EXPECT_EQ(fp32.data_parallel->grad_compression, ampbench::reports::GradCompression::kBf16);
   std::int64_t parameters = 0;
   {
@@ -193,7 +195,7 @@ TEST(Ranks, TorchrunsEnvironmentAlone) {
   EXPECT_FALSE(std::filesystem::exists(dir / "out1"));
   const auto report = ampbench::reports::read_report((dir / "out0" / "report.json").string());
   EXPECT_EQ(report.config.ranks, 2);
-  const auto& cell = cell_of(report, "simplenet", "fp32", 2);
+  const auto cell = cell_of(report, "simplenet", "fp32", 2);
   ASSERT_EQ(cell.status, ampbench::reports::CellStatus::kOk) << cell.error;
   EXPECT_EQ(cell.data_parallel->rank_median_step_time_s.size(), 2u);
   EXPECT_TRUE(cell.data_parallel->scaling_efficiency.has_value());
@@ -220,7 +222,7 @@ TEST(Ranks, UnderTorchrunItself) {
   const auto report = ampbench::reports::read_report((dir / "out" / "report.json").string());
   EXPECT_EQ(report.config.ranks, 2);
   for (const std::string mode : {"fp32", "bf16"}) {
-    const auto& cell = cell_of(report, "simplenet", mode, 2);
+    const auto cell = cell_of(report, "simplenet", mode, 2);
     ASSERT_EQ(cell.status, ampbench::reports::CellStatus::kOk) << cell.error;
     EXPECT_TRUE(cell.data_parallel->scaling_efficiency.has_value());
   }
@@ -239,7 +241,7 @@ TEST(Ranks, ADeadOrHungRankFailsItsGroupsCells) {
     EXPECT_EQ(run.exit_code, 1) << fault << ": " << run.err;
     const auto report = ampbench::reports::read_report((dir / "out" / "report.json").string());
     EXPECT_EQ(cell_of(report, "simplenet", "fp32", 1).status, ampbench::reports::CellStatus::kOk);
-    const auto& group = cell_of(report, "simplenet", "fp32", 2);
+    const auto group = cell_of(report, "simplenet", "fp32", 2);
     EXPECT_EQ(group.status, ampbench::reports::CellStatus::kFailed) << fault;
     EXPECT_NE(group.error.find("rank "), std::string::npos) << group.error;
     // c10d's timeout (3 s) and the grace to report (10 s) bound it, plus the one-rank cells' run.

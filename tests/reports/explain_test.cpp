@@ -59,6 +59,8 @@ std::vector<std::string> ids_of(const std::vector<Finding>& findings, const std:
   return ids;
 }
 
+// Callers keep a copy: g++ 13 warns (-Wdangling-reference) when a reference returned by a call
+// with temporary string arguments is kept (the GPU kit's Ubuntu 24.04 build did).
 const Finding& find(const std::vector<Finding>& findings, const std::string& cell, const std::string& id) {
   const auto found = std::find_if(findings.begin(), findings.end(),
                                   [&](const Finding& f) { return f.cell.rfind(cell, 0) == 0 && f.id == id; });
@@ -81,11 +83,11 @@ TEST(Explain, EachFindingFiresOnItsEvidence) {
   EXPECT_EQ(ids_of(findings, "transformer/fp16"),
             (std::vector<std::string>{"no-native-gemm", "casts-and-float32-ops", "amdahl-ceiling", "skipped-steps",
                                       "scale-collapse"}));
-  const auto& no_gemm = find(findings, "transformer/fp16", "no-native-gemm");
+  const auto no_gemm = find(findings, "transformer/fp16", "no-native-gemm");
   EXPECT_NEAR(evidence(no_gemm, "gemm_peak_ratio"), 0.15, 1e-12);
   EXPECT_NE(no_gemm.sentence.find("neither avx512_fp16 nor amx_fp16"), std::string::npos) << no_gemm.sentence;
   EXPECT_NE(find(findings, "transformer/bf16", "native-gemm").sentence.find("it has avx512_bf16"), std::string::npos);
-  const auto& casts = find(findings, "transformer/fp16", "casts-and-float32-ops");
+  const auto casts = find(findings, "transformer/fp16", "casts-and-float32-ops");
   EXPECT_NEAR(evidence(casts, "casts_share"), 0.16, 1e-12);
   EXPECT_NEAR(evidence(casts, "float32_ops_share"), 0.12, 1e-12);
 }
@@ -99,7 +101,7 @@ TEST(Explain, InstructionsThatTheGemmDoesNotGainFromAreNamedAsSuch) {
                                    {"cpu", "bfloat16", MeasurementStatus::kMeasured, "", 1742e9, 1024, "m"},
                                    {"cpu", "float16", MeasurementStatus::kMeasured, "", 395.6e9, 1024, "m"}};
   const auto findings = explain(report);
-  const auto& fp16 = find(findings, "transformer/fp16", "no-native-gemm");
+  const auto fp16 = find(findings, "transformer/fp16", "no-native-gemm");
   EXPECT_EQ(fp16.sentence,
             "cpu has avx512_fp16 (flags: avx512f avx512_bf16 avx512_fp16 amx_tile amx_bf16), and LibTorch's float16 "
             "GEMM does not gain from it here: at::mm reaches 395.6 GFLOP/s in float16 against 431.3 GFLOP/s in "
@@ -123,12 +125,12 @@ TEST(Explain, InstructionsThatTheGemmDoesNotGainFromAreNamedAsSuch) {
 
 TEST(Explain, TheAmdahlCeilingIsComparedWithTheMeasuredSpeedup) {
   const auto findings = explain(cpu_report());
-  const auto& bf16 = find(findings, "transformer/bf16", "amdahl-ceiling");
+  const auto bf16 = find(findings, "transformer/bf16", "amdahl-ceiling");
   EXPECT_NEAR(evidence(bf16, "float32_matmul_share"), 0.8, 1e-12);
   EXPECT_NEAR(evidence(bf16, "matmul_speedup"), 2.0, 1e-12);
   EXPECT_NEAR(evidence(bf16, "ceiling"), 1.0 / (0.2 + 0.4), 1e-12);
   EXPECT_EQ(evidence(bf16, "agrees"), 1.0);
-  const auto& fp16 = find(findings, "transformer/fp16", "amdahl-ceiling");
+  const auto fp16 = find(findings, "transformer/fp16", "amdahl-ceiling");
   EXPECT_NEAR(evidence(fp16, "ceiling"), 1.0 / (0.2 + 0.8 * 8.0), 1e-12);
   EXPECT_EQ(evidence(fp16, "agrees"), 0.0);
   // The gap is named by what grew: casts +16 ms, kept-in-float32 +11 ms, elementwise +7 ms.
@@ -166,7 +168,7 @@ TEST(Explain, GpuRulesNeedTheirEvidence) {
   report.cells[1].breakdown->unaligned_matmul_s = 0.001;  // of the 4 ms of matrix products
   report.cells[1].breakdown->unaligned_matmul_ops = {"aten::addmm [64] [64, 100] [100, 10]"};
   const auto findings = explain(report);
-  const auto& unaligned = find(findings, "transformer/bf16", "unaligned-shapes");
+  const auto unaligned = find(findings, "transformer/bf16", "unaligned-shapes");
   EXPECT_NEAR(evidence(unaligned, "unaligned_share"), 0.25, 1e-12);
   EXPECT_NE(unaligned.sentence.find("(aten::addmm [64] [64, 100] [100, 10])"), std::string::npos);
   EXPECT_NE(find(findings, "transformer/bf16", "no-native-gemm").sentence.find("has no bfloat16 tensor cores"),
