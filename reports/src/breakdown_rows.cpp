@@ -35,7 +35,7 @@ std::string profiling_cost_note(const Report& report) {
   std::string cells;
   for (const auto& cell : report.cells) {
     if (!cell.breakdown || cell.status != CellStatus::kOk) continue;
-    const double timed = cell.rounds ? cell.rounds->step_time.value : cell.throughput.step_time_s.median;
+    const double timed = timed_step_seconds(cell);
     if (!(timed > 0.0) || cell.breakdown->step_time_s <= kProfilingCostNoted * timed) continue;
     cells += (cells.empty() ? " " : ", ") + cell_name(cell) + " " + format_ratio(cell.breakdown->step_time_s / timed);
   }

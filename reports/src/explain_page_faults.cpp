@@ -7,11 +7,6 @@
 namespace ampbench::reports::detail {
 namespace {
 
-// The step time a reader sees for the cell: over rounds when it has them.
-double step_seconds(const CellResult& cell) {
-  return cell.rounds ? cell.rounds->step_time.value : cell.throughput.step_time_s.median;
-}
-
 // What to try instead: the policies that keep freed memory in the process, other than this one.
 std::string keeping_policies(const std::string& policy) {
   std::string text;
@@ -29,7 +24,7 @@ void page_fault_findings(const Report& report, std::vector<Finding>& out) {
   for (const auto& cell : report.cells) {
     if (cell.status != CellStatus::kOk || !cell.page_faults) continue;
     const double faults = mean_per_step(cell.page_faults->minor);
-    const double step_s = step_seconds(cell);
+    const double step_s = timed_step_seconds(cell);
     const double fault_s = faults * allocator->page_fault_s;
     if (!(step_s > 0.0) || fault_s / step_s < kPageFaultShareWorthSaying) continue;
     const double share = fault_s / step_s;

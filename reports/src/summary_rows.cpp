@@ -61,6 +61,10 @@ std::string cell_name(const CellResult& cell) {
   return key.label();
 }
 
+double timed_step_seconds(const CellResult& cell) {
+  return cell.rounds ? cell.rounds->step_time.value : cell.throughput.step_time_s.median;
+}
+
 std::vector<std::string> summary_header(bool with_ranks) {
   auto header = cell_name_header(with_ranks);
   header.insert(header.end(), {"step time (95% CI)", "speedup vs fp32", "% of peak", "peak memory", "memory vs fp32",

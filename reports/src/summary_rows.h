@@ -25,6 +25,9 @@ struct SummaryRow {
 // "simple_cnn/fp16/cpu", "simple_cnn/fp16/cpu/ranks=2" (CellKey::label without the preset).
 [[nodiscard]] std::string cell_name(const CellResult& cell);
 
+// The step time the table shows for the cell: over rounds when it has them, else the steps' median.
+[[nodiscard]] double timed_step_seconds(const CellResult& cell);
+
 // The cell's name columns, then step time (95% CI), speedup vs fp32, % of peak, peak memory,
 // memory vs fp32, divergence vs fp32, skipped steps, page faults per step.
 [[nodiscard]] std::vector<std::string> summary_header(bool with_ranks);

@@ -123,6 +123,23 @@ TEST(Explain, InstructionsThatTheGemmDoesNotGainFromAreNamedAsSuch) {
             std::string::npos);
 }
 
+// The profiler lengthens a step the host issues, not its matrix products: the share is of the
+// timed FP32 step (an H200's SimpleNet: 86% of the profiled step, 97% of the timed one), at most 1.
+TEST(Explain, TheAmdahlShareIsOfTheTimedStepNotTheProfiledOne) {
+  auto report = cpu_report();
+  report.cells[0].breakdown = breakdown(0.020, 0.008, "float32", 0.0, 0.001);  // profiled 2x the 10 ms timed
+  auto bf16 = find(explain(report), "transformer/bf16", "amdahl-ceiling");
+  EXPECT_NEAR(evidence(bf16, "float32_matmul_share"), 0.8, 1e-12);
+  EXPECT_NEAR(evidence(bf16, "float32_step_s"), 0.010, 1e-12);
+  EXPECT_NE(bf16.sentence.find("80.0% of the timed FP32 step (8.000 ms of 10.00 ms)"), std::string::npos)
+      << bf16.sentence;
+  EXPECT_NE(bf16.sentence.find("the profiled steps: FP32 20.00 ms"), std::string::npos) << bf16.sentence;
+  report.cells[0].breakdown = breakdown(0.020, 0.012, "float32", 0.0, 0.001);  // more products than timed step
+  bf16 = find(explain(report), "transformer/bf16", "amdahl-ceiling");
+  EXPECT_EQ(evidence(bf16, "float32_matmul_share"), 1.0);
+  EXPECT_NEAR(evidence(bf16, "ceiling"), evidence(bf16, "matmul_speedup"), 1e-12);
+}
+
 TEST(Explain, TheAmdahlCeilingIsComparedWithTheMeasuredSpeedup) {
   const auto findings = explain(cpu_report());
   const auto bf16 = find(findings, "transformer/bf16", "amdahl-ceiling");
