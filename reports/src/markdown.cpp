@@ -116,7 +116,7 @@ std::string breakdown_section(const Report& report) {
   if (breakdown.rows.empty()) return "";
   detail::MarkdownTable table(breakdown.header);
   for (const auto& row : breakdown.rows) table.add_row(row);
-  const auto note = breakdown.profiling_cost_note;
+  const auto& note = breakdown.profiling_cost_note;
   return "\n**Where the step time goes** (profiled steps after the timed ones; self time per step)\n\n" +
          table.render() + (note.empty() ? "" : "\n" + detail::markdown_cell(note) + "\n");
 }

@@ -39,7 +39,7 @@ std::string scale_calibration_note(const Report& report) {
     const auto tries =
         std::to_string(calibration.skipped_tries) + " overflowing tr" + (calibration.skipped_tries == 1 ? "y" : "ies");
     cells += (cells.empty() ? " " : "; ") + cell_name(cell) +
-             (calibration.settled ? " started at " + whole(calibration.start_scale) + " after " + tries
+             (calibration.settled ? " started at " + whole(calibration.start_scale()) + " after " + tries
                                   : ": no scale down to 1 fitted in " + tries + ", so its pass started at " +
                                         whole(calibration.initial_scale) + " and skipped steps as PyTorch's would");
   }

@@ -134,7 +134,7 @@ void to_json(nlohmann::json& out, const LayerDiagnostics& value) {
 
 void to_json(nlohmann::json& out, const ScaleCalibration& value) {
   out = {{"initial_scale", number(value.initial_scale)},
-         {"start_scale", number(value.start_scale)},
+         {"start_scale", number(value.start_scale())},
          {"skipped_tries", value.skipped_tries},
          {"settled", value.settled}};
 }

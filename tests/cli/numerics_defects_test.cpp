@@ -85,7 +85,7 @@ TEST_F(NumericsDefects, ALayerAboveFloat16sRangeIsCaughtAndNamed) {
   const auto& calibration = *cell(report, "loud-layer", "fp16").numerics->run.scale_calibration;
   EXPECT_FALSE(calibration.settled);
   EXPECT_EQ(calibration.skipped_tries, 17);
-  EXPECT_EQ(calibration.start_scale, 65536.0);
+  EXPECT_EQ(calibration.start_scale(), 65536.0);
   const std::string start_up = "loud-layer/fp16/cpu: no scale down to 1 fitted in 17 overflowing tries";
   EXPECT_NE(report_markdown().find(start_up), std::string::npos);
   std::ifstream html(out() / "report.html");

@@ -174,10 +174,10 @@ TEST(NumericsPass, TheGradScalersStartUpIsFoundBeforeThePassSoItsCurveIsNotAStep
   EXPECT_TRUE(calibration.settled);
   EXPECT_EQ(calibration.initial_scale, 65536.0);
   EXPECT_GE(calibration.skipped_tries, 1);
-  EXPECT_EQ(calibration.start_scale, std::ldexp(65536.0, -static_cast<int>(calibration.skipped_tries)));
+  EXPECT_EQ(calibration.start_scale(), std::ldexp(65536.0, -static_cast<int>(calibration.skipped_tries)));
   const auto& layers = *results[1].run.layers;
   EXPECT_EQ(layers.bad_steps, 0);
-  EXPECT_EQ(layers.scales.front(), calibration.start_scale) << "the pass starts from the scale found";
+  EXPECT_EQ(layers.scales.front(), calibration.start_scale()) << "the pass starts from the scale found";
   const auto fp16 = ampbench::reports::compute_divergence(results[0], results[1]);
   EXPECT_EQ(fp16.verdict, ampbench::reports::DivergenceVerdict::kWithinFloor)
       << fp16.final_relative_difference << " vs " << fp16.final_floor;

@@ -273,7 +273,7 @@ TEST(StrictJson, AScaleCalibrationIsReadBackAndItsStartMustFollowFromItsTries) {
       {"initial_scale", 65536.0}, {"start_scale", 16384.0}, {"skipped_tries", 2}, {"settled", true}};
   const auto calibration =
       *parse_report_or_google_benchmark_text(json.dump(), "r.json").cells[1].numerics->run.scale_calibration;
-  EXPECT_EQ(calibration.start_scale, 16384.0);
+  EXPECT_EQ(calibration.start_scale(), 16384.0);
   EXPECT_EQ(calibration.skipped_tries, 2);
   EXPECT_TRUE(calibration.settled);
   run["scale_calibration"]["start_scale"] = 32768.0;

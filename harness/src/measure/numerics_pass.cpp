@@ -63,12 +63,10 @@ reports::ScaleCalibration calibrate_scale(const PassPlan& plan, const Mode& mode
     (void)step.run(batch, false);
     if (!scaler.telemetry().back().skipped) {
       calibration.settled = true;
-      calibration.start_scale = scale;
       return calibration;
     }
     ++calibration.skipped_tries;
   }
-  calibration.start_scale = calibration.initial_scale;
   return calibration;
 }
 
@@ -83,7 +81,7 @@ reports::NumericsRun train(const PassPlan& plan, const Mode& mode, bool reversed
   if (mode.grad_scaler) {
     run.scale_calibration = calibrate_scale(plan, mode);
     amp::GradScalerOptions options;
-    options.init_scale = run.scale_calibration->start_scale;
+    options.init_scale = run.scale_calibration->start_scale();
     scaler.emplace(plan.device.type(), options);
   }
   (void)detail::apply_precision(mode);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -184,7 +185,6 @@ struct LayerDiagnostics {
 };
 inline constexpr std::size_t kMaxNonFiniteOrigins = 64;
 
-// One training run of the numerics pass (below).
 // A GradScaler mode's start-up, found before its numerics pass: PyTorch's scale starts at 2^16 and
 // backs off by skipping steps until the gradients fit. In a pass of tens of steps one such skip is
 // a one-step lag that reads as divergence (SimpleNet's seed pass: 5% of the eval loss, 4.7x the
@@ -192,11 +192,15 @@ inline constexpr std::size_t kMaxNonFiniteOrigins = 64;
 // update kept, halving after each overflow down to 1, and the pass starts from the first that fits.
 struct ScaleCalibration {
   double initial_scale = 0.0;  // the GradScaler's default, 2^16
-  double start_scale = 0.0;    // the pass's; initial_scale when no scale down to 1 fitted
   std::int64_t skipped_tries = 0;
   bool settled = false;  // a try fitted; else the pass starts at initial_scale and skips as PyTorch's would
+  // The pass's first scale: initial_scale halved once per overflowing try when a try fitted.
+  [[nodiscard]] double start_scale() const {
+    return settled ? std::ldexp(initial_scale, -static_cast<int>(skipped_tries)) : initial_scale;
+  }
 };
 
+// One training run of the numerics pass (below).
 struct NumericsRun {
   std::vector<double> train_loss;                     // every step's; null in JSON when non-finite
   std::vector<double> eval_loss;                      // at each of Numerics::eval_steps; null in JSON when non-finite
