@@ -27,7 +27,7 @@ fi
 
 # What the kit claims, checked: every step ran and passed; the dependencies came from its prefix.
 for step in "unpack dependencies" configure build "ampbench env" suite "data parallel" "cupti self-check" \
-  "cupti metrics"; do
+  "cupti metrics" partners; do
   grep -q "^$step  *ok " "$work/out/summary.txt" || fail "step '$step' did not pass"
 done
 packed=$(tar -tzf "$work/out.tgz") || fail "the kit did not pack its results into out.tgz"
@@ -47,6 +47,8 @@ for mode in fp32 fp16 bf16; do
 done
 "$python" -c 'import json, sys; r = json.load(open(sys.argv[1])); assert any(c["ranks"] == 2 and c["status"] == "ok" and c["data_parallel"]["grad_compression"] == "bf16" for c in r["cells"])' \
   "$work/out/ranks/report.json" || fail "the data-parallel step has no passing 2-rank cell"
+"$python" -c 'import json, sys; r = json.load(open(sys.argv[1])); assert {f["arrangement"] for f in r["figures"]} == {"alone-bf16", "fp32+bf16", "suite"}' \
+  "$work/out/partners/partners.json" || fail "the partners step did not measure bf16 alone, beside FP32 and in the suite"
 # On a CPU the self-check names why there are no tensor-core counters.
 grep -q "^simplenet/fp32: unavailable (.\+)" "$work/out/cupti-metrics.txt" ||
   fail "cupti-metrics.txt does not give the unavailable reason: $(cat "$work/out/cupti-metrics.txt")"
