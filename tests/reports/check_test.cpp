@@ -309,6 +309,33 @@ TEST(CheckByRounds, AUniformlySlowerMachineIsNotARegression) {
   EXPECT_EQ(result.compared_by_steps, 0);
 }
 
+// A run spent wholly in the host's slower state (its probe 1.4x the baseline's; a run on this
+// project's VM did that, 1.33-1.50x). Steps follow the probe by cell, less or more than in full:
+// a transformer step 1.9x (slope ~1.9) reads +36% per probe and +90% raw, a false regression by
+// both views; a SimpleCNN step 1.18x (slope ~0.5) with a real +15% reads -3% per probe, which
+// would pass as "the machine's change". Neither can be judged: inconclusive, and the reason says why.
+TEST(CheckByRounds, ARunInAnotherStateOfTheHostIsInconclusiveEitherWay) {
+  const auto step = noisy_samples(1e-3, 0.01, 12, 100);
+  const auto probe = noisy_samples(2e-4, 0.01, 12, 101);
+  const auto slower_host = scaled(probe, 1.4);
+  for (const double step_factor : {1.9, 1.18 * 1.15}) {
+    const auto result = check(rounds_report(step, probe), rounds_report(scaled(step, step_factor), slower_host));
+    const auto text = render_check_text(result, {});
+    EXPECT_TRUE(result.passed) << text;
+    EXPECT_EQ(result.cells[0].verdict, Verdict::kInconclusive) << text;
+    EXPECT_NE(text.find("the machine probe took 1.40x its baseline time, beyond the 1.30x that marks the host's other "
+                        "state"),
+              std::string::npos)
+        << text;
+  }
+  // The other way round (the baseline ran in the slower state) is the same; a probe move under the
+  // factor is judged as before (AUniformlySlowerMachineIsNotARegression: 1.25x).
+  const auto reversed = check(rounds_report(scaled(step, 1.9), slower_host), rounds_report(step, probe));
+  EXPECT_EQ(reversed.cells[0].verdict, Verdict::kInconclusive) << render_check_text(reversed, {});
+  const auto judged = check(rounds_report(step, probe), rounds_report(scaled(step, 1.9 * 1.25), scaled(probe, 1.25)));
+  EXPECT_EQ(judged.cells[0].verdict, Verdict::kRegressed) << render_check_text(judged, {});
+}
+
 TEST(CheckByRounds, FifteenPercentSlowerPerProbeFails) {
   const auto step = noisy_samples(1e-3, 0.02, 10, 60);
   const auto probe = noisy_samples(2e-4, 0.02, 10, 61);

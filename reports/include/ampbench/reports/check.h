@@ -31,7 +31,10 @@ struct CheckOptions {
 //   (per probe) and a user would see it (raw). The same with the sign reversed is an
 //   improvement. Per probe within the threshold: a pass (a raw change is then the machine's,
 //   noted). Per probe beyond it but not significant, or a raw change within the threshold:
-//   "inconclusive" (passes, listed). Replicates
+//   "inconclusive" (passes, listed). When the machine probe itself moved beyond
+//   kSlowMachineFactor (1.3x, either way), one run spent all its rounds in another state of the
+//   host and steps follow the probe by cell, in part or more than in full: any change is then
+//   "inconclusive", with that reason. Replicates
 //   make the test's noise that of a rerun (a process's own speed included), not of one process;
 // - step time, for older reports without rounds: the U test on the steps, as above (it cannot tell
 //   machine drift from a code change, and says so);
@@ -67,6 +70,12 @@ struct CheckResult {
 // Throws std::invalid_argument for options a gate cannot judge with: alpha not in (0, 0.5], or a
 // threshold that is negative or not finite (a NaN would make every comparison false: a pass).
 [[nodiscard]] CheckResult check_reports(const ReportComparison& comparison, const CheckOptions& options);
+
+// Whether a machine probe's change between two runs (later over earlier) says that one of them
+// spent all its rounds in another state of the host: beyond kSlowMachineFactor (1.3x) either way.
+// Steps then follow the probe by cell, in part or more than in full, so neither the raw nor the
+// per-probe step time is judged (check here; `history check` against its history).
+[[nodiscard]] bool probe_moved_between_host_states(double probe_ratio);
 
 // Differences that make two reports incomparable: the hardware (CPU model, the models of the GPUs
 // the cells ran on, threads) and each matched cell's precision settings. Empty when they match.
