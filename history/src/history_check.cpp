@@ -172,8 +172,6 @@ void judge_time(const HistoryStore& store, const Scope& scope, const CellFigures
   const auto raw_history = values_of(raw_entries);
   if (primary_figure == Figure::kStepTime) history = raw_history;
   judged.history_runs = history.size();
-  // The per-probe series stands in only with enough runs, so the short one is always the raw one
-  // (its last change point may be later than the per-probe series' one).
   if (other_state > 0) {
     std::ostringstream text;
     text << other_state << " run(s) of the history left out: their machine probe took over " << std::fixed
@@ -181,6 +179,8 @@ void judge_time(const HistoryStore& store, const Scope& scope, const CellFigures
          << ") the others' median, another state of the host";
     judged.reasons.push_back(text.str());
   }
+  // The per-probe series stands in only with enough runs, so the short one is always the raw one
+  // (its last change point may be later than the per-probe series' one).
   if (raw_history.size() < options.min_runs) {
     worsen(judged, HistoryVerdict::kNotCompared);
     judged.reasons.push_back("only " + std::to_string(raw_history.size()) +
