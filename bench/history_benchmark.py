@@ -21,6 +21,7 @@ Usage (from the repository root, after scripts/build):
 Everything after `--` goes to `ampbench run`. Prints a summary and writes OUT/summary.json.
 """
 import argparse
+import collections
 import contextlib
 import json
 import os
@@ -182,6 +183,10 @@ def main():
         "checks": checks,
         "passed_alone": sum(c["exit"] == 0 for c in checks),
         "passed_with_protocol": sum(c["exit"] == 0 or c.get("rerun_exit") == 0 for c in checks),
+        # Run id -> how many step-time series left it out: the host spent it in another state.
+        "other_host_state": dict(collections.Counter(
+            run["run"] for t in shown["testbeds"] for series in t["series"] for run in series["runs"]
+            if run.get("other_host_state"))),
     }
 
     # Detection: a synthetic slowdown from run K on.
@@ -262,6 +267,9 @@ def main():
           f"({sum(bool(c[4]) for c in slow['elsewhere'])} named the machine's; target: all, 0); "
           f"history check of a slowed run: exit {slow['check_alone_exit']} alone (4), "
           f"{slow['check_with_rerun_exit']} with a slowed rerun (1)")
+    if ident["other_host_state"]:
+        print("  runs the host spent in another state, left out of the step-time search: " + ", ".join(
+            f"run {run} ({count} series)" for run, count in sorted(ident["other_host_state"].items())))
     for cell, figure, run, magnitude, attribution in ident["change_points"]:
         print(f"  identical code: {cell} {figure} at run {run}: {magnitude:+.1%}"
               + (" (the machine's)" if attribution else ""))

@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <fstream>
 #include <iomanip>
+#include <iterator>
+#include <limits>
 #include <memory>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -14,6 +17,7 @@
 #include "ampbench/history/change_attribution.h"
 #include "ampbench/history/history_check.h"
 #include "ampbench/history/history_store.h"
+#include "ampbench/history/host_state.h"
 #include "ampbench/reports/history_page.h"
 #include "commands.h"
 #include "exit_codes.h"
@@ -169,6 +173,37 @@ std::vector<history::Figure> figures_of(const HistoryFlags& flags) {
   return out;
 }
 
+// The runs of a step-time series the host spent wholly in another state (history/host_state.h), judged
+// within each stretch between the series' change points as the search and the gate judge them:
+// those runs were left out of both.
+std::set<std::int64_t> other_host_state_runs(const history::HistoryStore& store, std::int64_t testbed,
+                                             const std::string& cell, history::Figure figure,
+                                             const std::vector<history::SeriesEntry>& entries,
+                                             const std::vector<history::StoredChangePoint>& changes) {
+  std::set<std::int64_t> out;
+  if (figure != history::Figure::kStepTime && figure != history::Figure::kStepTimePerProbe) return out;
+  const auto partner = store.series(
+      testbed, cell,
+      figure == history::Figure::kStepTime ? history::Figure::kStepTimePerProbe : history::Figure::kStepTime);
+  std::vector<std::int64_t> starts = {0};
+  for (const auto& change : changes) starts.push_back(change.run_id);
+  starts.push_back(std::numeric_limits<std::int64_t>::max());
+  for (std::size_t i = 0; i + 1 < starts.size(); ++i) {
+    const auto within = [&](const history::SeriesEntry& entry) {
+      return entry.run_id >= starts[i] && entry.run_id < starts[i + 1];
+    };
+    std::vector<history::SeriesEntry> stretch;
+    std::vector<history::SeriesEntry> partner_stretch;
+    std::copy_if(entries.begin(), entries.end(), std::back_inserter(stretch), within);
+    std::copy_if(partner.begin(), partner.end(), std::back_inserter(partner_stretch), within);
+    const auto found = figure == history::Figure::kStepTime
+                           ? history::runs_in_other_host_state(stretch, partner_stretch)
+                           : history::runs_in_other_host_state(partner_stretch, stretch);
+    out.insert(found.begin(), found.end());
+  }
+  return out;
+}
+
 std::string commit_of(const std::vector<history::SeriesEntry>& entries, std::int64_t run) {
   for (const auto& entry : entries) {
     if (entry.run_id == run) return entry.commit.empty() ? "run " + std::to_string(run) : entry.commit;
@@ -202,6 +237,8 @@ nlohmann::json show_json(const history::HistoryStore& store, const std::vector<h
                                               ", " + figure_value(figure, last.ci_high) + "]"},
                                  {"runs", nlohmann::json::array()},
                                  {"change_points", nlohmann::json::array()}};
+        const auto changes = store.change_points(row.id, cell, figure);
+        const auto other_state = other_host_state_runs(store, row.id, cell, figure, entries, changes);
         for (const auto& entry : entries) {
           series["runs"].push_back({{"run", entry.run_id},
                                     {"commit", entry.commit},
@@ -209,9 +246,10 @@ nlohmann::json show_json(const history::HistoryStore& store, const std::vector<h
                                     {"started_utc", entry.started_utc},
                                     {"value", entry.value.value},
                                     {"ci_low", entry.value.ci_low},
-                                    {"ci_high", entry.value.ci_high}});
+                                    {"ci_high", entry.value.ci_high},
+                                    {"other_host_state", other_state.count(entry.run_id) > 0}});
         }
-        const auto changes = store.change_points(row.id, cell, figure);
+        series["other_host_state_runs"] = other_state.size();
         const auto causes = attributions(store, row.id, cell, figure, entries, changes);
         for (std::size_t i = 0; i < changes.size(); ++i) {
           const auto& change = changes[i];
@@ -245,7 +283,7 @@ std::string show_text(const nlohmann::json& shown) {
       out << "  " << fact << ": " << value.get<std::string>() << "\n";
     for (const auto& series : testbed["series"]) {
       out << series["cell"].get<std::string>() << " " << series["figure"].get<std::string>() << ": "
-          << series["runs"].size() << " runs, last " << series["last"].get<std::string>() << "\n";
+          << reports::history_runs_text(series) << ", last " << series["last"].get<std::string>() << "\n";
       for (const auto& change : series["change_points"]) {
         const auto attribution = change["attribution"].get<std::string>();
         out << "  change point at run " << change["run"].get<std::int64_t>() << ": "

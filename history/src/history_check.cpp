@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "ampbench/history/host_state.h"
 #include "ampbench/reports/check.h"
 #include "ampbench/reports/derived_figures.h"
 #include "ampbench/reports/stats.h"
@@ -63,27 +64,11 @@ std::vector<FigureValue> segment(const HistoryStore& store, const Scope& scope, 
   return values_of(segment_entries(store, scope, cell, figure));
 }
 
-// The time series of a cell without the runs that spent all their rounds in another state of the
-// host: a run whose machine probe (its raw step time over its per-probe one) took beyond the slow
-// factor of the runs' median probe. Their steps follow the probe by cell, so they would widen the
-// spread a run is judged against (on this project's VM, 6 of 41 runs in one series did that, and
-// a +8% run then passed). Returns how many runs were left out.
+// The time series of a cell without the runs the host spent wholly in another state
+// (host_state.h): on this project's VM, 6 of 41 runs in one series did, widened the spread a run is
+// judged against, and a +8% run then passed. Returns how many runs were left out.
 std::size_t keep_usual_state(std::vector<SeriesEntry>& raw, std::vector<SeriesEntry>& per_probe) {
-  std::map<std::int64_t, double> raw_by_run;
-  for (const auto& entry : raw) raw_by_run[entry.run_id] = entry.value.value;
-  std::map<std::int64_t, double> probe_by_run;
-  for (const auto& entry : per_probe) {
-    if (const auto it = raw_by_run.find(entry.run_id); it != raw_by_run.end())
-      probe_by_run[entry.run_id] = it->second / entry.value.value;
-  }
-  if (probe_by_run.size() < 2) return 0;
-  std::vector<double> probes;
-  for (const auto& [run, probe] : probe_by_run) probes.push_back(probe);
-  const double usual = reports::median(probes);
-  std::set<std::int64_t> other_state;
-  for (const auto& [run, probe] : probe_by_run) {
-    if (reports::probe_moved_between_host_states(probe / usual)) other_state.insert(run);
-  }
+  const auto other_state = runs_in_other_host_state(raw, per_probe);
   const auto in_other_state = [&](const SeriesEntry& entry) { return other_state.count(entry.run_id) > 0; };
   raw.erase(std::remove_if(raw.begin(), raw.end(), in_other_state), raw.end());
   per_probe.erase(std::remove_if(per_probe.begin(), per_probe.end(), in_other_state), per_probe.end());

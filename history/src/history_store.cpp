@@ -5,10 +5,12 @@
 #include <cstdlib>
 #include <ctime>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "ampbench/history/host_state.h"
 #include "ampbench/reports/report_json.h"
 #include "database.h"
 #include "fnv1a.h"
@@ -184,6 +186,9 @@ struct HistoryStore::Impl {
             .bind(8, value.draws)
             .step();
         insert_figure.reset();
+      }
+      // After all the cell's figures are in: the step-time search reads both step-time series.
+      for (const auto& [figure, value] : cell.figures) {
         for (auto& change : new_change_points(testbed, cell_id, figure, added.run_id)) {
           added.change_points.push_back({cell.cell, figure, change.run_id, change.change});
         }
@@ -217,18 +222,33 @@ struct HistoryStore::Impl {
   }
 
   // The series' runs after its last change point (at most kChangePointWindow of them), searched
-  // for change points; those found are stored as found by `run_id`.
+  // for change points; those found are stored as found by `run_id`. A step-time series is searched
+  // without the runs the host spent wholly in another state (host_state.h), judged over the same
+  // runs of the other step-time figure: their steps follow the probe by cell, and one such run made
+  // a false change point in a series of identical code. A change found after such runs has the
+  // last run kept before it as its previous run, so its commit range spans them.
   std::vector<StoredChangePoint> new_change_points(std::int64_t testbed, std::int64_t cell_id, Figure figure,
                                                    std::int64_t run_id) {
     Statement last(db(),
                    "SELECT coalesce(max(run_id), 0) FROM change_points WHERE testbed_id = ?1 AND cell_id = ?2 "
                    "AND figure = ?3");
     last.bind(1, testbed).bind(2, cell_id).bind(3, std::string(to_string(figure))).step();
-    const auto segment = series(testbed, cell_id, figure, last.integer(0), std::numeric_limits<std::int64_t>::max(),
-                                static_cast<std::int64_t>(kChangePointWindow));
+    const auto from = last.integer(0);
+    const auto until = std::numeric_limits<std::int64_t>::max();
+    const auto window = static_cast<std::int64_t>(kChangePointWindow);
+    const auto segment = series(testbed, cell_id, figure, from, until, window);
+    std::set<std::int64_t> other_state;
+    if (figure == Figure::kStepTime || figure == Figure::kStepTimePerProbe) {
+      const auto partner =
+          series(testbed, cell_id, figure == Figure::kStepTime ? Figure::kStepTimePerProbe : Figure::kStepTime, from,
+                 until, window);
+      other_state = figure == Figure::kStepTime ? runs_in_other_host_state(segment, partner)
+                                                : runs_in_other_host_state(partner, segment);
+    }
     std::vector<std::int64_t> runs;
     std::vector<SeriesPoint> points;
     for (const auto& entry : segment) {
+      if (other_state.count(entry.run_id) > 0) continue;
       runs.push_back(entry.run_id);
       points.push_back(entry.value);
     }

@@ -1,7 +1,8 @@
 // The history page's charts, drawn as SVG from the embedded `history show` JSON
 // (render_history_html): one chart per series, each run's value with its 95% interval in the order
-// the runs were stored, and a dashed line before each change point's first run, labelled with its
-// magnitude; hovering a point names its run and commit.
+// the runs were stored (hollow where the host spent the run in another state), and a dashed line
+// before each change point's first run, labelled with its magnitude; hovering a point names its run
+// and commit.
 (function (k) {
   'use strict';
   var node = k.node, html = k.html, figure = k.figure, color = k.color;
@@ -38,8 +39,11 @@
     node('path', { 'class': 'series', d: d, fill: 'none', stroke: color(mode), 'stroke-width': 1.2 }, svg);
     runs.forEach(function (r, i) {
       node('line', { 'class': 'whisker', x1: sx(i), x2: sx(i), y1: sy(r.ci_low), y2: sy(r.ci_high), stroke: color(mode) }, svg);
-      node('title', {}, node('circle', { 'class': 'history-point', cx: sx(i), cy: sy(r.value), r: 3, fill: color(mode) }, svg),
-        'run ' + r.run + (r.commit ? ' (' + r.commit + ')' : '') + ': ' + format(r.value) + ' [' + format(r.ci_low) + ', ' + format(r.ci_high) + ']');
+      // A run the host spent wholly in another state is drawn hollow: the search and the gate left it out.
+      var other = !!r.other_host_state;
+      node('title', {}, node('circle', { 'class': 'history-point' + (other ? ' other-host-state' : ''), cx: sx(i), cy: sy(r.value), r: 3, fill: other ? '#ffffff' : color(mode), stroke: color(mode) }, svg),
+        'run ' + r.run + (r.commit ? ' (' + r.commit + ')' : '') + ': ' + format(r.value) + ' [' + format(r.ci_low) + ', ' + format(r.ci_high) + ']' +
+        (other ? '; another state of the host (its machine probe beyond 1.3x the others\' median): left out of the change-point search and the gate' : ''));
     });
     series.change_points.forEach(function (c) {
       var at = runs.findIndex(function (r) { return r.run === c.run; });

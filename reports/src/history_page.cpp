@@ -34,9 +34,8 @@ std::string change_points_text(const nlohmann::json& series) {
 std::vector<std::vector<std::string>> series_rows(const nlohmann::json& testbed) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& series : testbed["series"]) {
-    rows.push_back({series["cell"].get<std::string>(), series["figure"].get<std::string>(),
-                    std::to_string(series["runs"].size()), series["last"].get<std::string>(),
-                    change_points_text(series)});
+    rows.push_back({series["cell"].get<std::string>(), series["figure"].get<std::string>(), history_runs_text(series),
+                    series["last"].get<std::string>(), change_points_text(series)});
   }
   return rows;
 }
@@ -44,6 +43,12 @@ std::vector<std::vector<std::string>> series_rows(const nlohmann::json& testbed)
 const std::vector<std::string> kSeriesHeader = {"cell", "figure", "runs", "last (95% CI)", "change points"};
 
 }  // namespace
+
+std::string history_runs_text(const nlohmann::json& series) {
+  const auto left_out = series.value("other_host_state_runs", std::size_t{0});
+  return std::to_string(series["runs"].size()) + " runs" +
+         (left_out == 0 ? "" : " (" + std::to_string(left_out) + " in another state of the host, left out)");
+}
 
 std::string render_history_markdown(const nlohmann::json& shown) {
   std::string out = "## ampbench performance history\n";
@@ -78,7 +83,11 @@ std::string render_history_html(const nlohmann::json& shown) {
       "searched for over the runs since the last one, and once stored it never moves.</li>\n"
       "<li>A raw step-time change point marked &ldquo;the machine&rsquo;s&rdquo; moved with the machine probe: "
       "the step time per probe, over the same runs, moved less than half as far and has no change point there. "
-      "The host changed speed, not the code.</li>\n</ul>\n";
+      "The host changed speed, not the code.</li>\n"
+      "<li>A hollow point in a step-time series is a run the host spent wholly in another state: its machine "
+      "probe took over 1.3x (or under 1/1.3) the median of the runs around it. Its steps follow the probe by "
+      "cell, so the change-point search and the gate leave it out; a change found after it has the last run "
+      "kept before it as its previous run.</li>\n</ul>\n";
   return page + detail::html_page_tail(shown.dump(), detail::kHtmlHistoryScript);
 }
 

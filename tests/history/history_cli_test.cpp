@@ -86,7 +86,7 @@ TEST_F(HistoryCommand, AddsShowsExportsAndImports) {
   const auto pages = ampbench_cli({"history", "show", "--db", db(), "--cell", "simple_cnn/bf16/cpu/default", "--md",
                                    md.string(), "--html", html.string()});
   ASSERT_EQ(pages.exit_code, 0) << pages.err;
-  EXPECT_NE(read_bytes(md).find("| simple_cnn/bf16/cpu/default | step_time_per_probe | 12 |"), std::string::npos)
+  EXPECT_NE(read_bytes(md).find("| simple_cnn/bf16/cpu/default | step_time_per_probe | 12 runs |"), std::string::npos)
       << read_bytes(md);
   EXPECT_NE(read_bytes(md).find("run 7: +15.0%"), std::string::npos) << read_bytes(md);
   EXPECT_NE(read_bytes(html).find("<script type=\"application/json\" id=\"ampbench-data\">"), std::string::npos);
@@ -237,6 +237,40 @@ TEST_F(HistoryCommand, AChangeTheProbeMovedWithIsNamedTheMachines) {
   const auto text = ampbench_cli(
       {"history", "show", "--db", db(), "--cell", "simple_cnn/bf16/cpu/default", "--figure", "step_time_s"});
   EXPECT_NE(text.out.find("change point at run 7: -12.0%"), std::string::npos) << text.out;
+}
+
+// Runs 4 and 9 the host spent wholly in its slower state (probe 1.45x, simple_cnn's steps 1.9x):
+// show names them in each step-time series, in the text and per run in the JSON; no change point.
+TEST_F(HistoryCommand, ShowMarksTheRunsTheHostSpentInAnotherState) {
+  std::vector<std::string> add = {"history", "add", "--db", db()};
+  for (int run = 0; run < 12; ++run) {
+    const auto path = (dir_ / ("state" + std::to_string(run) + ".json")).string();
+    const bool slow_host = run == 3 || run == 8;
+    ampbench::reports::write_report_atomically(
+        slow_host ? history_run(run, 1.9 / 1.45, "simple_cnn", 1.45) : history_run(run), path);
+    add.push_back(path);
+  }
+  const auto added = ampbench_cli(add);
+  ASSERT_EQ(added.exit_code, 0) << added.err;
+  EXPECT_EQ(added.out.find("change point"), std::string::npos) << added.out;
+  const auto text = ampbench_cli({"history", "show", "--db", db(), "--cell", "simple_cnn/bf16/cpu/default", "--figure",
+                                  "step_time_s", "--figure", "speedup"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("simple_cnn/bf16/cpu/default step_time_s: 12 runs (2 in another state of the host, left "
+                          "out), last"),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("simple_cnn/bf16/cpu/default speedup: 12 runs, last"), std::string::npos) << text.out;
+  const auto json = ampbench_cli({"history", "show", "--db", db(), "--cell", "simple_cnn/bf16/cpu/default", "--figure",
+                                  "step_time_per_probe", "--format", "json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto series = nlohmann::json::parse(json.out)["testbeds"][0]["series"][0];
+  EXPECT_EQ(series["other_host_state_runs"], 2);
+  std::vector<std::int64_t> marked;
+  for (const auto& run : series["runs"]) {
+    if (run["other_host_state"].get<bool>()) marked.push_back(run["run"].get<std::int64_t>());
+  }
+  EXPECT_EQ(marked, (std::vector<std::int64_t>{4, 9}));
 }
 
 // A fleet's history on a PostgreSQL server (the tests' own): add, show, check, bisect (its recipe

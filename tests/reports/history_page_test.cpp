@@ -13,20 +13,21 @@ using ampbench::reports::render_history_markdown;
 
 TEST(HistoryPage, MarkdownListsEverySeriesWithItsChangePoints) {
   const auto page = render_history_markdown(ampbench::testing::sample_history_document());
-  EXPECT_NE(page.find("### Testbed cpu-test-0123abcd (fingerprint 0123abcd0123abcd, 5 runs)"), std::string::npos)
+  EXPECT_NE(page.find("### Testbed cpu-test-0123abcd (fingerprint 0123abcd0123abcd, 6 runs)"), std::string::npos)
       << page;
   EXPECT_NE(page.find("- cpu_model: Test <CPU>\n"), std::string::npos) << page;
-  EXPECT_NE(page.find("| net<1>/bf16/cpu/default | step_time_per_probe | 5 | 1.08 [1.058, 1.102] | run 4: +8.0% (1 -> "
-                      "1.08, p 1e-05), commits c3..c4 |"),
+  EXPECT_NE(page.find("| net<1>/bf16/cpu/default | step_time_per_probe | 6 runs (1 in another state of the host, left "
+                      "out) | 1.08 [1.058, 1.102] | run 5: +8.0% (1 -> 1.08, p 1e-05), commits c4..c5 |"),
             std::string::npos)
       << page;
   // A change the probe moved with says whose it is; the code's change beside it does not.
   EXPECT_NE(
       page.find(
-          "| net<1>/bf16/cpu/default | step_time_s | 5 | 1.92 ms [1.882 ms, 1.958 ms] | run 2: -10.5% (2 "
+          "| net<1>/bf16/cpu/default | step_time_s | 6 runs (1 in another state of the host, left out) | 1.92 ms "
+          "[1.882 ms, 1.958 ms] | run 2: -10.5% (2 "
           "ms -> 1.79 ms, p 0.0001) (the machine's: the probe moved with it, the step time per probe only "
-          "+0.5% (p 0.62) over the same runs), commits c1..c2; run 4: +8.0% (1.78 ms -> 1.92 ms, p 1e-05), commits "
-          "c3..c4 |"),
+          "+0.5% (p 0.62) over the same runs), commits c1..c2; run 5: +8.0% (1.78 ms -> 1.92 ms, p 1e-05), commits "
+          "c4..c5 |"),
       std::string::npos)
       << page;
 }

@@ -251,17 +251,19 @@ TEST_F(HtmlInBrowser, ComparisonPageWithNothingComparableStillRenders) {
 }
 
 // The history page: a chart per series with a point and whisker per run, each change point marked
-// before its first run (the machine's apart); the cell name escaped in the table, and drawn as text by the script.
+// before its first run (the machine's apart), a run the host spent in another state hollow; the cell name escaped in
+// the table, and drawn as text by the script.
 TEST_F(HtmlInBrowser, HistoryPageDrawsEverySeriesAndChangePoint) {
   const std::string dom =
       rendered_dom(dir_, ampbench::reports::render_history_html(ampbench::testing::sample_history_document()));
   EXPECT_NE(dom.find("id=\"ampbench-render-status\" data-status=\"ok\""), std::string::npos) << dom.substr(0, 4000);
   EXPECT_EQ(count(dom, "data-chart=\"history-series\""), 2);
   EXPECT_EQ(count(dom, "class=\"history-point\""), 10);
-  EXPECT_EQ(count(dom, "class=\"whisker\""), 10);
+  EXPECT_EQ(count(dom, "class=\"history-point other-host-state\""), 2);  // hollow: left out of the search
+  EXPECT_EQ(count(dom, "class=\"whisker\""), 12);
   EXPECT_EQ(count(dom, "class=\"change-point-mark\""), 2);
   EXPECT_EQ(count(dom, "class=\"change-point-mark machine\""), 1);  // drawn grey, not a commit to bisect
-  EXPECT_NE(dom.find("change point at run 4: +8.0% (1 -&gt; 1.08, p 1e-05), commits c3..c4"), std::string::npos);
+  EXPECT_NE(dom.find("change point at run 5: +8.0% (1 -&gt; 1.08, p 1e-05), commits c4..c5"), std::string::npos);
   EXPECT_NE(dom.find("<table class=\"history\">"), std::string::npos);
   EXPECT_NE(dom.find("net&lt;1&gt;/bf16/cpu/default, step_time_per_probe (95% CI)"), std::string::npos);
 }

@@ -282,7 +282,8 @@ std::string report_read_error(const nlohmann::json& json) {
 }
 
 nlohmann::json sample_history_document() {
-  const auto runs = [](const std::vector<double>& values) {
+  // `other_host_state`: the index of a run the host spent in another state, if any.
+  const auto runs = [](const std::vector<double>& values, std::size_t other_host_state = 99) {
     nlohmann::json out = nlohmann::json::array();
     for (std::size_t i = 0; i < values.size(); ++i) {
       out.push_back({{"run", i + 1},
@@ -291,7 +292,8 @@ nlohmann::json sample_history_document() {
                      {"started_utc", "2026-11-26T05:00:00Z"},
                      {"value", values[i]},
                      {"ci_low", 0.98 * values[i]},
-                     {"ci_high", 1.02 * values[i]}});
+                     {"ci_high", 1.02 * values[i]},
+                     {"other_host_state", i == other_host_state}});
     }
     return out;
   };
@@ -299,35 +301,38 @@ nlohmann::json sample_history_document() {
           {"testbeds",
            {{{"name", "cpu-test-0123abcd"},
              {"fingerprint", "0123abcd0123abcd"},
-             {"runs", 5},
+             {"runs", 6},
              {"facts", {{"cpu_model", "Test <CPU>"}, {"threads", "2"}}},
              {"series",
               {{{"cell", "net<1>/bf16/cpu/default"},
                 {"figure", "step_time_per_probe"},
                 {"unit", ""},
                 {"last", "1.08 [1.058, 1.102]"},
-                {"runs", runs({1.0, 1.01, 0.99, 1.08, 1.08})},
+                {"runs", runs({1.0, 1.01, 1.3, 0.99, 1.08, 1.08}, 2)},
+                {"other_host_state_runs", 1},
                 {"change_points",
-                 {{{"run", 4},
-                   {"previous_run", 3},
-                   {"found_at_run", 5},
+                 {{{"run", 5},
+                   {"previous_run", 4},
+                   {"found_at_run", 6},
                    {"magnitude", 0.08},
                    {"p_value", 1e-5},
                    {"before", 1.0},
                    {"after", 1.08},
                    {"description", "+8.0% (1 -> 1.08, p 1e-05)"},
                    {"attribution", ""},
-                   {"commits", "c3..c4"}}}}},
+                   {"commits", "c4..c5"}}}}},
                {{"cell", "net<1>/bf16/cpu/default"},
                 {"figure", "step_time_s"},
                 {"unit", "s"},
                 {"last", "1.92 ms [1.882 ms, 1.958 ms]"},
-                {"runs", runs({2e-3, 1.8e-3, 1.78e-3, 1.92e-3, 1.92e-3})},
-                // The host got faster at run 2 (the probe with it), the code slower at run 4.
+                {"runs", runs({2e-3, 1.8e-3, 2.6e-3, 1.78e-3, 1.92e-3, 1.92e-3}, 2)},
+                {"other_host_state_runs", 1},
+                // The host got faster at run 2 (the probe with it), spent run 3 in its other state, and the code
+                // got slower at run 5.
                 {"change_points",
                  {{{"run", 2},
                    {"previous_run", 1},
-                   {"found_at_run", 5},
+                   {"found_at_run", 6},
                    {"magnitude", -0.105},
                    {"p_value", 1e-4},
                    {"before", 2e-3},
@@ -337,16 +342,16 @@ nlohmann::json sample_history_document() {
                     "the machine's: the probe moved with it, the step time per probe only +0.5% (p 0.62) over "
                     "the same runs"},
                    {"commits", "c1..c2"}},
-                  {{"run", 4},
-                   {"previous_run", 3},
-                   {"found_at_run", 5},
+                  {{"run", 5},
+                   {"previous_run", 4},
+                   {"found_at_run", 6},
                    {"magnitude", 0.08},
                    {"p_value", 1e-5},
                    {"before", 1.78e-3},
                    {"after", 1.92e-3},
                    {"description", "+8.0% (1.78 ms -> 1.92 ms, p 1e-05)"},
                    {"attribution", ""},
-                   {"commits", "c3..c4"}}}}}}}}}}};
+                   {"commits", "c4..c5"}}}}}}}}}}};
 }
 
 }  // namespace ampbench::testing

@@ -1,0 +1,25 @@
+// Which runs of a cell's history the host spent wholly in another state.
+//
+// A report's own rounds cannot see such a run: it judges each round's machine probe against the
+// run's own usual (its 10th percentile), so a run whose every round met the host's slower state
+// looks usual to itself. Across runs it shows: its probe (the raw step time over the per-probe
+// one) took beyond reports::kSlowMachineFactor of the runs' median probe. Its steps then follow
+// the probe by cell, in part or more than in full (docs/performance.md, "A fourth series"), so
+// neither step-time figure of it says anything about the code: the history gate judges against the
+// runs without it, and the change-point search looks for changes in the runs without it.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <vector>
+
+#include "ampbench/history/history_store.h"
+
+namespace ampbench::history {
+
+// The runs, among those present in both series (matched by run id), whose probe took beyond the
+// factor of their median probe, either way. Empty with fewer than two such runs.
+[[nodiscard]] std::set<std::int64_t> runs_in_other_host_state(const std::vector<SeriesEntry>& step_time,
+                                                              const std::vector<SeriesEntry>& per_probe);
+
+}  // namespace ampbench::history

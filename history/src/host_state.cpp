@@ -1,0 +1,30 @@
+#include "ampbench/history/host_state.h"
+
+#include <map>
+
+#include "ampbench/reports/check.h"
+#include "ampbench/reports/stats.h"
+
+namespace ampbench::history {
+
+std::set<std::int64_t> runs_in_other_host_state(const std::vector<SeriesEntry>& step_time,
+                                                const std::vector<SeriesEntry>& per_probe) {
+  std::map<std::int64_t, double> raw_by_run;
+  for (const auto& entry : step_time) raw_by_run[entry.run_id] = entry.value.value;
+  std::map<std::int64_t, double> probe_by_run;
+  for (const auto& entry : per_probe) {
+    if (const auto it = raw_by_run.find(entry.run_id); it != raw_by_run.end())
+      probe_by_run[entry.run_id] = it->second / entry.value.value;
+  }
+  std::set<std::int64_t> other_state;
+  if (probe_by_run.size() < 2) return other_state;
+  std::vector<double> probes;
+  for (const auto& [run, probe] : probe_by_run) probes.push_back(probe);
+  const double usual = reports::median(probes);
+  for (const auto& [run, probe] : probe_by_run) {
+    if (reports::probe_moved_between_host_states(probe / usual)) other_state.insert(run);
+  }
+  return other_state;
+}
+
+}  // namespace ampbench::history
