@@ -31,7 +31,7 @@ import statistics
 import sys
 
 import machine_state
-from suite_runs import run_suite
+from suite_runs import run_suite, spread
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -122,10 +122,6 @@ def ratios(loaded, modes):
                     elif alone[figure] is not None:
                         table.setdefault((name, mode, figure), []).append(value / alone[figure])
     return table, usual
-
-
-def spread(values):
-    return f"{statistics.median(values):.3f} [{min(values):.3f}, {max(values):.3f}]" if values else "-"
 
 
 def print_table(table, names, modes, reps):

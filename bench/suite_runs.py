@@ -1,6 +1,7 @@
 """Shared by the Python benchmarks that run the whole suite: one `ampbench run`, its report and
-its wall time."""
+its wall time, and how they print a figure over repetitions."""
 import json
+import statistics
 import os
 import subprocess
 import sys
@@ -18,3 +19,8 @@ def run_suite(binary, out, extra):
         sys.exit(f"ampbench run failed ({result.returncode}): {result.stderr[-2000:]}")
     with open(os.path.join(out, "report.json")) as f:
         return json.load(f), wall
+
+
+def spread(values):
+    """A figure over repetitions as "median [min, max]"; "-" when it has none."""
+    return f"{statistics.median(values):.3f} [{min(values):.3f}, {max(values):.3f}]" if values else "-"

@@ -48,7 +48,7 @@ import time
 
 import machine_state
 import matched_state
-from suite_runs import run_suite
+from suite_runs import run_suite, spread
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODES = ("fp32", "fp16", "bf16")
@@ -190,10 +190,6 @@ def run_kind(kind, args, out, common, paired_report):
 def speedups(times):
     return {(w, m): times[(w, "fp32")] / t for (w, m), t in times.items()
             if m != "fp32" and (w, "fp32") in times}
-
-
-def spread(values):
-    return f"{statistics.median(values):.3f} [{min(values):.3f}, {max(values):.3f}]"
 
 
 def summarise(reps, workloads):
