@@ -161,7 +161,7 @@ void judge_time(const HistoryStore& store, const Scope& scope, const CellFigures
     std::ostringstream text;
     text << other_state << " run(s) of the history left out: their machine probe took over " << std::fixed
          << std::setprecision(2) << reports::kSlowMachineFactor << "x (or under 1/" << reports::kSlowMachineFactor
-         << ") the others' median, another state of the host";
+         << ") the median of the runs around them, another state of the host";
     judged.reasons.push_back(text.str());
   }
   // The per-probe series stands in only with enough runs, so the short one is always the raw one

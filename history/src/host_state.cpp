@@ -1,5 +1,6 @@
 #include "ampbench/history/host_state.h"
 
+#include <algorithm>
 #include <map>
 
 #include "ampbench/reports/check.h"
@@ -18,11 +19,18 @@ std::set<std::int64_t> runs_in_other_host_state(const std::vector<SeriesEntry>& 
   }
   std::set<std::int64_t> other_state;
   if (probe_by_run.size() < 2) return other_state;
+  std::vector<std::int64_t> runs;
   std::vector<double> probes;
-  for (const auto& [run, probe] : probe_by_run) probes.push_back(probe);
-  const double usual = reports::median(probes);
   for (const auto& [run, probe] : probe_by_run) {
-    if (reports::probe_moved_between_host_states(probe / usual)) other_state.insert(run);
+    runs.push_back(run);
+    probes.push_back(probe);
+  }
+  for (std::size_t i = 0; i < probes.size(); ++i) {
+    const auto first = i - std::min(i, kHostStateNeighbours);
+    const auto last = std::min(probes.size(), i + kHostStateNeighbours + 1);
+    const double usual = reports::median(std::vector<double>(probes.begin() + static_cast<std::ptrdiff_t>(first),
+                                                             probes.begin() + static_cast<std::ptrdiff_t>(last)));
+    if (reports::probe_moved_between_host_states(probes[i] / usual)) other_state.insert(runs[i]);
   }
   return other_state;
 }

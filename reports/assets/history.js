@@ -43,7 +43,7 @@
       var other = !!r.other_host_state;
       node('title', {}, node('circle', { 'class': 'history-point' + (other ? ' other-host-state' : ''), cx: sx(i), cy: sy(r.value), r: 3, fill: other ? '#ffffff' : color(mode), stroke: color(mode) }, svg),
         'run ' + r.run + (r.commit ? ' (' + r.commit + ')' : '') + ': ' + format(r.value) + ' [' + format(r.ci_low) + ', ' + format(r.ci_high) + ']' +
-        (other ? '; another state of the host (its machine probe beyond 1.3x the others\' median): left out of the change-point search and the gate' : ''));
+        (other ? '; another state of the host (its machine probe beyond 1.3x the median of the runs around it): left out of the change-point search and the gate' : ''));
     });
     series.change_points.forEach(function (c) {
       var at = runs.findIndex(function (r) { return r.run === c.run; });

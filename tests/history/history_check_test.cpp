@@ -131,7 +131,7 @@ TEST_F(HistoryCheck, RunsInAnotherStateOfTheHostAreLeftOutOfTheHistory) {
     if (cell.cell != kSlow) continue;
     EXPECT_EQ(cell.history_runs, 17u);
     EXPECT_NE(cell.reason.find("3 run(s) of the history left out: their machine probe took over 1.30x (or under "
-                               "1/1.30) the others' median"),
+                               "1/1.30) the median of the runs around them"),
               std::string::npos)
         << cell.reason;
   }

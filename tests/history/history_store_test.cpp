@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "ampbench/history/history_store.h"
+#include "ampbench/history/host_state.h"
 #include "history_reports.h"
 #include "postgres_test_database.h"
 #include "support/cli_expectations.h"
@@ -160,6 +161,21 @@ TEST_P(HistoryStoreOn, RunsTheHostSpentInAnotherStateMakeNoChangePoint) {
     const auto report = run >= 10 && run < 15 ? slow_host_run(run) : history_run(run);
     EXPECT_TRUE(add(store, report).change_points.empty()) << run;
   }
+}
+
+// After 60 runs the host moves for good (from id 61): its first runs there stand out and are left
+// out, until enough have come that they are the usual state around them; the move is then a change
+// point of the raw step time whose commit range holds run 61. Judged against the whole segment's
+// median instead, the 60 runs before would hide the new state for as many runs again.
+TEST_P(HistoryStoreOn, AHostThatMovedForGoodIsAChangePointOnceItsRunsAreTheUsualState) {
+  HistoryStore store(location(), HistoryStore::Access::kWrite);
+  for (int run = 0; run < 76; ++run) add(store, run >= 60 ? slow_host_run(run) : history_run(run));
+  const auto stored = store.change_points(store.testbeds()[0].id, kSlowCell, Figure::kStepTime);
+  ASSERT_EQ(stored.size(), 1u);
+  EXPECT_EQ(stored[0].previous_run, 60);
+  EXPECT_GE(stored[0].run_id, 61);
+  EXPECT_LE(stored[0].found_at_run, 61 + static_cast<std::int64_t>(ampbench::history::kHostStateNeighbours));
+  EXPECT_NEAR(stored[0].change.magnitude, 0.9, 0.05);
 }
 
 TEST_P(HistoryStoreOn, AChangeAfterRunsInAnotherStateSpansThemInItsCommitRange) {

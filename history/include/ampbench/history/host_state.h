@@ -9,6 +9,7 @@
 // runs without it, and the change-point search looks for changes in the runs without it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <set>
 #include <vector>
@@ -17,8 +18,16 @@
 
 namespace ampbench::history {
 
+// A run is judged against the median probe of the runs around it, up to this many either side (so
+// 21 runs where the series has them): a run or a stretch of fewer than about ten runs in another
+// state stands out, while a host that moved for good is the usual state again once enough runs of
+// it have come, and its move is a change point in the raw step time (the machine's) instead of
+// hiding every run after it from the search.
+inline constexpr std::size_t kHostStateNeighbours = 10;
+
 // The runs, among those present in both series (matched by run id), whose probe took beyond the
-// factor of their median probe, either way. Empty with fewer than two such runs.
+// factor of the median probe of the runs around them (kHostStateNeighbours either side, in run
+// order), either way. Empty with fewer than two such runs.
 [[nodiscard]] std::set<std::int64_t> runs_in_other_host_state(const std::vector<SeriesEntry>& step_time,
                                                               const std::vector<SeriesEntry>& per_probe);
 
