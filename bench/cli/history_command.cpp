@@ -399,9 +399,19 @@ int bisect(const HistoryFlags& flags) {
     const auto& change = changes[i];
     const auto good = commit_of(entries, change.previous_run);
     const auto bad = commit_of(entries, change.run_id);
+    // The runs stored between the two were left out of the search (history/host_state.h).
+    std::string left_out;
+    for (const auto& entry : entries) {
+      if (entry.run_id > change.previous_run && entry.run_id < change.run_id)
+        left_out += (left_out.empty() ? "" : ", ") + std::to_string(entry.run_id);
+    }
     out += flags.cell + " " + flags.figure + ": change point at run " + std::to_string(change.run_id) + ", " +
            describe_change(*figure, change.change) + "\n" +
            (causes[i].empty() ? "" : "  " + causes[i] + ": a bisect is unlikely to find a commit (docs/ci.md)\n") +
+           (left_out.empty() ? ""
+                             : "  run(s) " + left_out +
+                                   " between them were left out, the host in another state: the range spans their "
+                                   "commits\n") +
            "  between commit " + good + " (run " + std::to_string(change.previous_run) + ", the last before) and " +
            bad + " (run " + std::to_string(change.run_id) + ")\n  git bisect start " + bad + " " + good +
            "\n  git bisect run scripts/history-bisect-step --judge JUDGE --db " +

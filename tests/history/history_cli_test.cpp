@@ -273,6 +273,30 @@ TEST_F(HistoryCommand, ShowMarksTheRunsTheHostSpentInAnotherState) {
   EXPECT_EQ(marked, (std::vector<std::int64_t>{4, 9}));
 }
 
+// simple_cnn 8% slower from run 21, runs 19 and 20 spent in the host's other state: the change
+// point has run 18 before it, and bisect says why its commit range is wider than one run.
+TEST_F(HistoryCommand, BisectSaysWhichRunsOfTheRangeWereLeftOut) {
+  std::vector<std::string> add = {"history", "add", "--db", db()};
+  for (int run = 0; run < 30; ++run) {
+    const auto path = (dir_ / ("left" + std::to_string(run) + ".json")).string();
+    const double slowdown = run >= 20 ? 1.08 : 1.0;
+    ampbench::reports::write_report_atomically(run == 18 || run == 19
+                                                   ? history_run(run, slowdown * 1.9 / 1.45, "simple_cnn", 1.45)
+                                                   : history_run(run, slowdown, "simple_cnn"),
+                                               path);
+    add.push_back(path);
+  }
+  ASSERT_EQ(ampbench_cli(add).exit_code, 0);
+  const auto bisect = ampbench_cli({"history", "bisect", "--db", db(), "--cell", "simple_cnn/bf16/cpu/default"});
+  ASSERT_EQ(bisect.exit_code, 0) << bisect.err;
+  EXPECT_NE(bisect.out.find("change point at run 21"), std::string::npos) << bisect.out;
+  EXPECT_NE(bisect.out.find("  run(s) 19, 20 between them were left out, the host in another state: the range spans "
+                            "their commits\n"),
+            std::string::npos)
+      << bisect.out;
+  EXPECT_NE(bisect.out.find("(run 18, the last before)"), std::string::npos) << bisect.out;
+}
+
 // A fleet's history on a PostgreSQL server (the tests' own): add, show, check, bisect (its recipe
 // without the URL's password, quoted for the shell) and export, which an SQLite file imports to the
 // same lines.
