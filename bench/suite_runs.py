@@ -1,8 +1,8 @@
 """Shared by the Python benchmarks that run the whole suite: one `ampbench run`, its report and
 its wall time, and how they print a figure over repetitions."""
 import json
-import statistics
 import os
+import statistics
 import subprocess
 import sys
 import time

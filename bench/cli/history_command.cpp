@@ -181,10 +181,9 @@ std::set<std::int64_t> other_host_state_runs(const history::HistoryStore& store,
                                              const std::vector<history::SeriesEntry>& entries,
                                              const std::vector<history::StoredChangePoint>& changes) {
   std::set<std::int64_t> out;
-  if (figure != history::Figure::kStepTime && figure != history::Figure::kStepTimePerProbe) return out;
-  const auto partner = store.series(
-      testbed, cell,
-      figure == history::Figure::kStepTime ? history::Figure::kStepTimePerProbe : history::Figure::kStepTime);
+  const auto partner_figure = history::host_state_partner(figure);
+  if (!partner_figure) return out;
+  const auto partner = store.series(testbed, cell, *partner_figure);
   std::vector<std::int64_t> starts = {0};
   for (const auto& change : changes) starts.push_back(change.run_id);
   starts.push_back(std::numeric_limits<std::int64_t>::max());
@@ -196,9 +195,7 @@ std::set<std::int64_t> other_host_state_runs(const history::HistoryStore& store,
     std::vector<history::SeriesEntry> partner_stretch;
     std::copy_if(entries.begin(), entries.end(), std::back_inserter(stretch), within);
     std::copy_if(partner.begin(), partner.end(), std::back_inserter(partner_stretch), within);
-    const auto found = figure == history::Figure::kStepTime
-                           ? history::runs_in_other_host_state(stretch, partner_stretch)
-                           : history::runs_in_other_host_state(partner_stretch, stretch);
+    const auto found = history::runs_in_other_host_state(figure, stretch, partner_stretch);
     out.insert(found.begin(), found.end());
   }
   return out;

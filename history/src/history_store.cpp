@@ -238,12 +238,8 @@ struct HistoryStore::Impl {
     const auto window = static_cast<std::int64_t>(kChangePointWindow);
     const auto segment = series(testbed, cell_id, figure, from, until, window);
     std::set<std::int64_t> other_state;
-    if (figure == Figure::kStepTime || figure == Figure::kStepTimePerProbe) {
-      const auto partner =
-          series(testbed, cell_id, figure == Figure::kStepTime ? Figure::kStepTimePerProbe : Figure::kStepTime, from,
-                 until, window);
-      other_state = figure == Figure::kStepTime ? runs_in_other_host_state(segment, partner)
-                                                : runs_in_other_host_state(partner, segment);
+    if (const auto partner = host_state_partner(figure)) {
+      other_state = runs_in_other_host_state(figure, segment, series(testbed, cell_id, *partner, from, until, window));
     }
     std::vector<std::int64_t> runs;
     std::vector<SeriesPoint> points;

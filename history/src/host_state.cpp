@@ -35,4 +35,16 @@ std::set<std::int64_t> runs_in_other_host_state(const std::vector<SeriesEntry>& 
   return other_state;
 }
 
+std::optional<Figure> host_state_partner(Figure figure) {
+  if (figure == Figure::kStepTime) return Figure::kStepTimePerProbe;
+  if (figure == Figure::kStepTimePerProbe) return Figure::kStepTime;
+  return std::nullopt;
+}
+
+std::set<std::int64_t> runs_in_other_host_state(Figure figure, const std::vector<SeriesEntry>& series,
+                                                const std::vector<SeriesEntry>& partner) {
+  return figure == Figure::kStepTime ? runs_in_other_host_state(series, partner)
+                                     : runs_in_other_host_state(partner, series);
+}
+
 }  // namespace ampbench::history

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -30,5 +31,14 @@ inline constexpr std::size_t kHostStateNeighbours = 10;
 // order), either way. Empty with fewer than two such runs.
 [[nodiscard]] std::set<std::int64_t> runs_in_other_host_state(const std::vector<SeriesEntry>& step_time,
                                                               const std::vector<SeriesEntry>& per_probe);
+
+// The other step-time figure, which a step-time series is judged with; nullopt for the figures the
+// rule does not apply to.
+[[nodiscard]] std::optional<Figure> host_state_partner(Figure figure);
+
+// The same for a series of `figure` (a step-time one) and `partner`, the same runs of
+// host_state_partner(figure), in either order of the two figures.
+[[nodiscard]] std::set<std::int64_t> runs_in_other_host_state(Figure figure, const std::vector<SeriesEntry>& series,
+                                                              const std::vector<SeriesEntry>& partner);
 
 }  // namespace ampbench::history
