@@ -71,16 +71,23 @@ std::vector<EnvironmentDifference> environment_differences(const std::vector<con
   }
   // Each cell's precision settings, in the order cells first appear; a failed cell may not have
   // recorded its settings, so it counts as absent.
+  // And how many steps each of its blocks left untimed: the first step after a switch was measured
+  // dearer on a GPU (session 24), so a run that timed it carries that cost and another does not.
   std::vector<CellKey> keys;
   std::map<CellKey, std::vector<std::string>> precision;
+  std::map<CellKey, std::vector<std::string>> untimed;
   for (std::size_t run = 0; run < reports.size(); ++run) {
     for (const auto& cell : reports[run]->cells) {
       auto [found, added] = precision.emplace(key_of(cell), std::vector<std::string>(reports.size(), kAbsent));
       if (added) keys.push_back(found->first);
-      if (cell.status == CellStatus::kOk) found->second[run] = precision_of(cell.settings);
+      auto& untimed_of_cell = untimed.try_emplace(found->first, reports.size(), kAbsent).first->second;
+      if (cell.status != CellStatus::kOk) continue;
+      found->second[run] = precision_of(cell.settings);
+      if (cell.rounds) untimed_of_cell[run] = std::to_string(cell.rounds->untimed_steps_per_block);
     }
   }
   for (const auto& key : keys) add_if_different(out, key.label() + " precision", precision[key]);
+  for (const auto& key : keys) add_if_different(out, key.label() + " untimed steps per block", untimed[key]);
   for (const auto& field : run_config_fields()) {
     std::vector<std::string> values;
     for (const auto* report : reports) values.push_back(field.write(report->config).dump());

@@ -1,5 +1,6 @@
 // When two reports cannot be judged against each other: other hardware, another allocator, or other
-// precision settings for the same cell. `check` refuses such pairs unless told otherwise (--allow-env-mismatch).
+// precision settings or untimed steps per block for the same cell. `check` refuses such pairs unless told otherwise
+// (--allow-env-mismatch).
 #include <map>
 #include <set>
 
@@ -59,6 +60,14 @@ std::vector<std::string> environment_mismatches(const Report& base, const Report
     if (cell.status != CellStatus::kOk || found->second->status != CellStatus::kOk) continue;
     if (const auto difference = settings_difference(found->second->settings, cell.settings); !difference.empty()) {
       mismatches.push_back(found->first.label() + " precision settings: " + difference);
+    }
+    // A run that timed the first step after a switch carries its cost, measured on a GPU (the
+    // harness's interleaved_rounds.h): the same code timed both ways measures differently.
+    const auto& base_rounds = found->second->rounds;
+    if (base_rounds && cell.rounds && base_rounds->untimed_steps_per_block != cell.rounds->untimed_steps_per_block) {
+      mismatches.push_back(found->first.label() + " untimed steps per block " +
+                           std::to_string(base_rounds->untimed_steps_per_block) + " vs " +
+                           std::to_string(cell.rounds->untimed_steps_per_block));
     }
   }
   return mismatches;

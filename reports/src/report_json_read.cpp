@@ -371,6 +371,9 @@ Rounds read_rounds(const json& in, const std::string& path, std::size_t timed_st
       read_array<std::string>(fields.required("interleaved_modes"), fields.path_of("interleaved_modes"), read_string);
   value.steps_per_round = fields.integer("steps_per_round");
   if (value.steps_per_round < 1) fail_at(fields.path_of("steps_per_round"), "must be at least 1");
+  if (const auto* untimed = fields.optional("untimed_steps_per_block")) {  // absent in older reports: one
+    value.untimed_steps_per_block = read_integer_in(*untimed, fields.path_of("untimed_steps_per_block"), 1, kMaxRounds);
+  }
   value.step_round =
       read_array<std::int64_t>(fields.required("step_round"), fields.path_of("step_round"), read_integer);
   value.step_time_s = step_times(fields.required("step_time_s"), fields.path_of("step_time_s"));

@@ -176,6 +176,7 @@ void to_json(nlohmann::json& out, const RoundEstimate& value) {
 void to_json(nlohmann::json& out, const Rounds& value) {
   out = {{"interleaved_modes", value.interleaved_modes},
          {"steps_per_round", value.steps_per_round},
+         {"untimed_steps_per_block", value.untimed_steps_per_block},
          {"step_round", value.step_round},
          {"step_time_s", numbers(value.step_time_s)},
          {"probe_s", numbers(value.probe_s)},

@@ -46,9 +46,11 @@ TEST(WorkloadRunner, Fp32SimpleNetTimesEveryStepAndItsLossFalls) {
   const auto result = run_cell("simplenet", "fp32");
   ASSERT_EQ(result.status, CellStatus::kOk) << result.error;
   EXPECT_EQ(result.step_times_s.size(), 12u);
-  // Every step is in the loss curve: the warm-up, and each round's block's untimed first step.
+  // Every step is in the loss curve: the warm-up, and each round's block's untimed first steps.
   ASSERT_TRUE(result.rounds.has_value());
-  EXPECT_EQ(result.losses.size(), 2u + 12u + result.rounds->step_time_s.size());
+  EXPECT_EQ(
+      result.losses.size(),
+      2u + 12u + static_cast<std::size_t>(result.rounds->untimed_steps_per_block) * result.rounds->step_time_s.size());
   EXPECT_LT(result.losses.back(), result.losses.front());
   EXPECT_EQ(result.throughput.stop_reasons,
             (ampbench::reports::StopReasonCounts{{ampbench::reports::StopReason::kStepCap, 1}}));
@@ -169,6 +171,7 @@ TEST(WorkloadRunner, ModesAreTimedInTheSameRoundsAndPairedByRound) {
     const auto& rounds = *cell.rounds;
     EXPECT_EQ(rounds.interleaved_modes, task.modes);
     EXPECT_EQ(rounds.steps_per_round, 3);
+    EXPECT_EQ(rounds.untimed_steps_per_block, 1);           // on a CPU
     EXPECT_EQ(rounds.step_time_s.size(), 4u) << cell.mode;  // 12 steps, 3 per round
     EXPECT_EQ(rounds.probe_s.size(), 4u) << cell.mode;
     EXPECT_EQ(rounds.probe.rfind("float32 MLP training step", 0), 0u) << rounds.probe;
@@ -224,6 +227,14 @@ TEST(InterleavedRounds, EverySlotVisitsEveryPositionAndGoesBothBeforeAndAfterEve
     for (const auto& seen : positions) EXPECT_EQ(seen.size(), slots);
     EXPECT_EQ(before.size(), slots * (slots - 1)) << slots << " slots";
   }
+}
+
+// One untimed step after a switch on a CPU, two on a GPU (whose first step after one was slower).
+TEST(InterleavedRounds, AGpuBlockStartsWithTwoUntimedStepsACpuBlockWithOne) {
+  using ampbench::harness::detail::untimed_steps_per_block;
+  EXPECT_EQ(untimed_steps_per_block(c10::Device(c10::kCPU)), 1);
+  EXPECT_EQ(untimed_steps_per_block(c10::Device(c10::kCUDA, 0)), 2);
+  EXPECT_EQ(untimed_steps_per_block(c10::Device(c10::kCUDA, 1)), 2);
 }
 
 TEST(InterleavedRounds, AutomaticRoundsAreAboutATwentiethOfTheCapAndAtMostASecond) {

@@ -208,7 +208,7 @@ TEST(Check, ACellThatFailsNowRegresses) {
   EXPECT_EQ(result.cells[0].reasons[0], "failed in current: out of memory");
 }
 
-TEST(EnvironmentMismatch, OtherHardwareOrPrecisionSettingsAreNamed) {
+TEST(EnvironmentMismatch, OtherHardwarePrecisionSettingsOrUntimedStepsAreNamed) {
   const Report base = one_cell_report({1e-3});
   EXPECT_TRUE(environment_mismatches(base, base).empty());
   Report other = base;
@@ -222,6 +222,13 @@ TEST(EnvironmentMismatch, OtherHardwareOrPrecisionSettingsAreNamed) {
   other_allocator.config.allocator = ampbench::reports::AllocatorPolicy::kTcmalloc;
   EXPECT_EQ(environment_mismatches(base, other_allocator),
             std::vector<std::string>{"allocator glibc-fixed vs tcmalloc"});
+  // A cell timed with another number of untimed steps after each switch (a GPU run from before two).
+  Report sample = ampbench::testing::make_sample_report();
+  sample.cells[1].rounds.emplace();  // one untimed step per block, as every report before the field
+  Report timed_otherwise = sample;
+  timed_otherwise.cells[1].rounds->untimed_steps_per_block = 2;
+  EXPECT_EQ(environment_mismatches(sample, timed_otherwise),
+            std::vector<std::string>{"simple_net/fp16/cpu/default untimed steps per block 1 vs 2"});
 }
 
 TEST(Compare, CellByCellWithIntervalsAndMissingCells) {

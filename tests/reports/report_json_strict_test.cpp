@@ -222,6 +222,17 @@ TEST(StrictJson, CheckedFieldsHaveTheirRanges) {
   json = sample_json();
   json["environment"]["threads"] = 4294967297LL;
   EXPECT_EQ(json_error(json).rfind("r.json: environment.threads: expected an integer from 0 to 2147483647", 0), 0u);
+  // Untimed steps per block: at least one; a report from before the field had one.
+  json = nlohmann::json(sample_with_rounds());
+  ASSERT_EQ(json["cells"][1]["rounds"]["untimed_steps_per_block"], 1);
+  json["cells"][1]["rounds"]["untimed_steps_per_block"] = 0;
+  EXPECT_EQ(json_error(json).rfind("r.json: cells[1].rounds.untimed_steps_per_block: expected an integer from 1", 0),
+            0u)
+      << json_error(json);
+  json["cells"][1]["rounds"]["untimed_steps_per_block"] = 2;
+  EXPECT_EQ(parse_report_or_google_benchmark_text(json.dump(), "r.json").cells[1].rounds->untimed_steps_per_block, 2);
+  json["cells"][1]["rounds"].erase("untimed_steps_per_block");
+  EXPECT_EQ(parse_report_or_google_benchmark_text(json.dump(), "r.json").cells[1].rounds->untimed_steps_per_block, 1);
 }
 
 // The numerics pass's curves are drawn and compared evaluation by evaluation: each run has one

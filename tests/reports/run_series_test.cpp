@@ -109,6 +109,19 @@ TEST(RunSeries, ListsWhatDiffersBetweenTheEnvironments) {
   EXPECT_NE(render_series_table(same).find("The runs' environments match"), std::string::npos);
 }
 
+// A cell timed with two untimed steps after each switch (a GPU's since session 24) against one.
+TEST(RunSeries, ListsCellsTimedWithAnotherNumberOfUntimedSteps) {
+  Report before = make_sample_report();
+  before.cells[1].rounds.emplace();  // one untimed step per block
+  Report after = before;
+  after.cells[1].rounds->untimed_steps_per_block = 2;
+  const auto differences = ampbench::reports::environment_differences({&before, &after});
+  ASSERT_EQ(differences.size(), 1u);
+  EXPECT_EQ(differences[0].field, "simple_net/fp16/cpu/default untimed steps per block");
+  EXPECT_EQ(differences[0].values, (std::vector<std::string>{"1", "2"}));
+  EXPECT_TRUE(ampbench::reports::environment_differences({&before, &before}).empty());
+}
+
 // The world size is a run setting: listed among the differences, and named run by run for the
 // commands that refuse to read such runs together.
 TEST(RunSeries, NamesDifferentWorldSizes) {

@@ -83,6 +83,8 @@ void timed_step(ModeSession& session, TensorMemoryProbe& memory, StepTimer& time
   faults.major.push_back(after.major - before.major);
 }
 
+std::int64_t untimed_steps_per_block(const c10::Device& device) { return device.is_cuda() ? 2 : 1; }
+
 std::int64_t auto_steps_per_round(double pass_seconds, double time_cap_s, std::int64_t max_steps) {
   const double round_seconds = std::min(kMaxRoundSeconds, time_cap_s / kRoundsPerCap);
   if (!(pass_seconds > 0.0)) return 1;
@@ -114,13 +116,13 @@ class Rotation {
     slots_.push_back({nullptr, StepTimer(device), {}, {}, {}, {}, &probe_times_});
   }
 
-  // A block of every live mode and of the probe, in this round's order: first one untimed step
-  // (the caches, the allocator and the thread pool still hold the previous block's work: a mode
-  // alone never pays that), then `steps` timed ones, fewer where the step cap is near. A mode
-  // whose step throws leaves the rotation with its error; the probe throwing means the device is
-  // gone.
-  void run_round(std::int64_t round, std::int64_t steps, std::int64_t max_steps, TensorMemoryProbe& memory,
-                 bool rethrow) {
+  // A block of every live mode and of the probe, in this round's order: first `untimed` untimed
+  // steps of a mode, one of the probe (the caches, the allocator and the thread pool still hold the
+  // previous block's work: a mode alone never pays that), then `steps` timed ones, fewer where the
+  // step cap is near. A mode whose step throws leaves the rotation with its error; the probe
+  // throwing means the device is gone.
+  void run_round(std::int64_t round, std::int64_t steps, std::int64_t untimed, std::int64_t max_steps,
+                 TensorMemoryProbe& memory, bool rethrow) {
     for (const auto index : block_order(slots_.size(), round)) {
       auto& slot = slots_[index];
       if (!live(slot)) continue;
@@ -129,7 +131,7 @@ class Rotation {
           probe_.run();
           for (std::int64_t step = 0; step < steps; ++step) slot.timer.time([&] { probe_.run(); }, slot.host_s);
         } else {
-          slot.session->metered_step(memory);
+          for (std::int64_t step = 0; step < untimed; ++step) slot.session->metered_step(memory);
           const auto left = max_steps - static_cast<std::int64_t>(slot.host_s.size());
           for (std::int64_t step = 0; step < std::min(steps, left); ++step) {
             slot.step_index.push_back(slot.session->steps_done());
@@ -201,7 +203,8 @@ RoundsOutcome run_rounds(std::vector<ModeSession*> sessions, TensorMemoryProbe& 
   Rotation rotation(sessions, outcome, device);
   const auto start = Clock::now();
   for (std::int64_t round = 0; rotation.any_mode_live() && !outcome.stop_reason; ++round) {
-    rotation.run_round(round, rules.steps_per_round, rules.max_steps, memory, static_cast<bool>(rules.agree_stop));
+    rotation.run_round(round, rules.steps_per_round, rules.untimed_steps_per_block, rules.max_steps, memory,
+                       static_cast<bool>(rules.agree_stop));
     rotation.close_round(round);
     const double elapsed = seconds_since(start);
     if (progress) progress(outcome.rounds, rotation.most_steps(), elapsed);

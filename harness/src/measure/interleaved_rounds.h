@@ -61,8 +61,9 @@ struct RoundRules {
   std::int64_t max_steps = 1;   // per mode
   std::int64_t min_rounds = 2;  // before the precision target may stop
   std::int64_t steps_per_round = 1;
-  double max_noise = 0.02;  // relative 95% CI half-width over rounds, for every estimate
-  double time_cap_s = 1.0;  // the whole timed phase
+  std::int64_t untimed_steps_per_block = 1;  // before each mode's timed steps: untimed_steps_per_block()
+  double max_noise = 0.02;                   // relative 95% CI half-width over rounds, for every estimate
+  double time_cap_s = 1.0;                   // the whole timed phase
   // Data parallel: every rank must stop at the same round (one that stopped early would leave the
   // others waiting in an all-reduce), so each round's reason to stop goes through this and the
   // group's answer is taken; unset in one process. With it set, a step that throws ends the phase
@@ -70,6 +71,15 @@ struct RoundRules {
   // nullopt: go on.
   std::function<std::optional<reports::StopReason>(std::optional<reports::StopReason>)> agree_stop;
 };
+
+// Untimed steps at the start of each mode's block, after another mode's (or the probe's) block ran:
+// one on a CPU, two on a GPU. On an H200 (session 24, bench/partners.py, transformer, 2 s cap) the
+// first timed step after one untimed step still took 1.11x the next in FP16 (4.30 against 3.87 ms;
+// 1.16x when FP32 was the partner, which left one timed step per round: every FP16 sample was
+// that step), while the one after it agreed with FP16 alone within 0.2% (3.865 against 3.873 ms).
+// On CPUs the first timed step is within 3% of the later ones (docs/performance.md, "Valid
+// numbers"), and a CPU step is up to a hundred times longer: one untimed step there.
+[[nodiscard]] std::int64_t untimed_steps_per_block(const c10::Device& device);
 
 // Timed steps of each mode per round when the user leaves it to ampbench: rounds of about
 // time_cap / 20 and of at most max_steps / 20 steps (so a run that ends at either cap still has

@@ -53,9 +53,12 @@ struct Placement {
 
 void build(const WorkloadTask& task, const Placement& place, detail::TensorMemoryProbe& memory,
            std::vector<ModeSlot>& slots, const WorkloadProgressSink& progress) {
-  // Every round's block has an untimed step before its timed ones, and a round at least one timed
-  // step: at most twice the timed steps, then the precision audit's step and the profiled ones.
-  const std::int64_t capacity = task.config.warmup + 2 * task.config.max_steps + 1 + kProfiledSteps;
+  // Every round's block has its untimed steps before its timed ones, and a round at least one timed
+  // step: at most that many more than the timed steps, then the precision audit's step and the
+  // profiled ones.
+  const std::int64_t capacity = task.config.warmup +
+                                (1 + detail::untimed_steps_per_block(place.device)) * task.config.max_steps + 1 +
+                                kProfiledSteps;
   for (auto& slot : slots) {
     if (progress) progress({WorkloadStage::kBuilding, slot.cell.mode, 0, 0, 0.0, 0.0});
     try {
@@ -114,6 +117,7 @@ detail::RoundRules round_rules(const WorkloadTask& task, const Placement& place,
   rules.max_steps = share(config.max_steps);
   rules.min_rounds = config.min_rounds;
   rules.max_noise = config.max_noise;
+  rules.untimed_steps_per_block = detail::untimed_steps_per_block(place.device);
   rules.time_cap_s = config.time_cap_s * static_cast<double>(live.size()) / static_cast<double>(config.replicates);
   double pass_seconds = 0.0;
   for (const auto* slot : live) pass_seconds += slot->last_warmup_step_s;
@@ -293,6 +297,7 @@ void measure(const WorkloadTask& task, std::vector<ModeSlot>& slots, const Workl
       if (!times.error.empty()) throw std::runtime_error(times.error);
       fill_timed(outcome, times, interleaved_modes, task.replicate, slot);
       slot.cell.rounds->steps_per_round = rules.steps_per_round;
+      slot.cell.rounds->untimed_steps_per_block = rules.untimed_steps_per_block;
       fill_memory(*slot.session, device, device_at_start, slot.cell);
       fill_data_parallel(task, *slot.session, times.step_index, slot.cell);
       if (task.replicate == 0) profile(task, device, slot);

@@ -256,7 +256,7 @@ struct RoundEstimate {
 };
 
 // How a cell was timed: the modes of one workload take turns in blocks of steps (each block's first
-// step untimed, the order rotating and reversing every cycle), one block of each mode and of the
+// steps untimed, the order rotating and reversing every cycle), one block of each mode and of the
 // machine probe per round; every round has steps of every mode. The rounds
 // come from several worker processes per workload (replicates), started at different times of the
 // run, because a process's speed is partly its own (where its memory landed, what shared the core
@@ -265,6 +265,9 @@ struct RoundEstimate {
 struct Rounds {
   std::vector<std::string> interleaved_modes;  // the modes timed in the same rounds, this one included
   std::int64_t steps_per_round = 0;
+  // Untimed steps at the start of each of this mode's blocks (one on a CPU, two on a GPU:
+  // harness interleaved_rounds.h). Absent in reports from before it: one.
+  std::int64_t untimed_steps_per_block = 1;
   std::vector<std::int64_t> step_round;  // the round of each timed step (step_times_s order)
   std::vector<double> step_time_s;       // per round: the median of this cell's steps in it
   // Per round: the median time of the machine probe, a fixed piece of work timed in the same
