@@ -21,6 +21,7 @@ first timed step (the one after the untimed step that follows a switch) against 
 Usage (after scripts/build):
   .venv/bin/python bench/partners.py --out /tmp/partners                     (CPU, ~8 minutes)
   .venv/bin/python bench/partners.py --out DIR --device cuda --preset large --reps 2 --time-cap 2
+  .venv/bin/python bench/partners.py ... --round-steps 8       (every arrangement with 8 steps per round)
   .venv/bin/python bench/partners.py --from DIR                              (the same figures again)
 Writes OUT/partners.json.
 """
@@ -34,6 +35,8 @@ import machine_state
 from suite_runs import run_suite, spread
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Figures given as they are, not against the mode alone.
+UNITLESS = ("first_over_later", "steps_per_round")
 
 
 def arrangements(modes):
@@ -68,6 +71,7 @@ def cell_figures(cell, usual_probe_s):
         "usual_state_step_s": usual,
         "host_step_s": statistics.median(host) if host else None,
         "first_over_later": statistics.median(first) / statistics.median(later) if first and later else None,
+        "steps_per_round": rounds["steps_per_round"],
     }
 
 
@@ -76,6 +80,8 @@ def measure(args, names):
               str(args.threads), "--allocator", args.allocator, "--numerics-steps", "0", "--no-breakdown"]
     if args.time_cap is not None:
         common += ["--time-cap", str(args.time_cap)]
+    if args.round_steps is not None:
+        common += ["--round-steps", str(args.round_steps)]
     for rep in range(args.reps):
         order = names[rep % len(names):] + names[:rep % len(names)]
         for name in order:
@@ -117,20 +123,52 @@ def ratios(loaded, modes):
                 for figure, value in cells[mode].items():
                     if value is None:
                         continue
-                    if name == f"alone-{mode}" or figure == "first_over_later":
+                    if name == f"alone-{mode}" or figure in UNITLESS:
                         table.setdefault((name, mode, figure), []).append(value)
                     elif alone[figure] is not None:
                         table.setdefault((name, mode, figure), []).append(value / alone[figure])
     return table, usual
 
 
+def place_profile(loaded, modes, places=8):
+    """{(arrangement, mode): [median step time at place 0, 1, ... of a round]}, pooled over repetitions:
+    how long after a switch a step stays dearer (the GPU's first step after one was, session 24)."""
+    pooled = {}
+    for rep in loaded:
+        for name, report in rep.items():
+            for cell in report["cells"]:
+                if cell["status"] != "ok" or not cell.get("rounds") or cell["mode"] not in modes:
+                    continue
+                by_place = pooled.setdefault((name, cell["mode"]), [[] for _ in range(places)])
+                for step, place in zip(cell["step_times_s"], positions(cell["rounds"]["step_round"])):
+                    if place < places:
+                        by_place[place].append(step)
+    return {key: [statistics.median(steps) if steps else None for steps in by_place]
+            for key, by_place in pooled.items()}
+
+
+def print_place_profile(profile, names, modes):
+    width = max(len([v for v in values if v is not None]) for values in profile.values())
+    print("\nMedian step time (ms) by place in the round's block of the mode, pooled over repetitions "
+          "(place 0: the first timed step after a switch):")
+    print("| mode | arrangement | " + " | ".join(f"place {k}" for k in range(width)) + " |")
+    print("|---|---|" + "---|" * width)
+    for mode in modes:
+        for name in names:
+            values = profile.get((name, mode))
+            if values:
+                print(f"| {mode} | {name} | " + " | ".join("-" if v is None else f"{v * 1e3:.3f}"
+                                                        for v in values[:width]) + " |")
+
+
 def print_table(table, names, modes, reps):
-    figures = ("step_s", "usual_state_step_s", "host_step_s", "first_over_later")
+    figures = ("step_s", "usual_state_step_s", "host_step_s", "first_over_later", "steps_per_round")
     print(f"Per mode and arrangement, over {reps} repetition(s): median [min, max]. Step and host times "
           "against the mode alone in the same repetition (alone itself in ms); first/later: the first "
-          "timed step of a round over the later ones.")
-    print("| mode | arrangement | step time | step, usual state | host per step | first/later |")
-    print("|---|---|---|---|---|---|")
+          "timed step of a round over the later ones; steps/round: each mode's timed steps per round (1: every "
+          "one is the first after a switch).")
+    print("| mode | arrangement | step time | step, usual state | host per step | first/later | steps/round |")
+    print("|---|---|---|---|---|---|---|")
     for mode in modes:
         for name in names:
             cells = [table.get((name, mode, f)) for f in figures]
@@ -138,7 +176,7 @@ def print_table(table, names, modes, reps):
                 continue
             shown = []
             for figure, values in zip(figures, cells):
-                if values and name == f"alone-{mode}" and figure != "first_over_later":
+                if values and name == f"alone-{mode}" and figure not in UNITLESS:
                     values = [v * 1e3 for v in values]
                     shown.append(spread(values) + " ms")
                 else:
@@ -158,12 +196,17 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--allocator", default="glibc-fixed")
     parser.add_argument("--time-cap", type=float, help="passed to ampbench run (seconds per mode)")
+    parser.add_argument("--round-steps", type=int,
+                        help="passed to ampbench run: timed steps of each mode per round (default: sized by time). "
+                             "On an H200 at a 2 s cap FP16 beside FP32 got 1 per round, every one the first after "
+                             "a switch")
     parser.add_argument("--binary", default=os.path.join(ROOT, "build/default/bench/ampbench"))
     args = parser.parse_args()
     if args.from_dir:
         with open(os.path.join(args.from_dir, "partners.json")) as f:
             saved = json.load(f)
         args.out, args.reps, args.modes, args.workload = args.from_dir, saved["reps"], saved["modes"], saved["workload"]
+        args.round_steps = saved.get("round_steps")
     else:
         if not args.out:
             parser.error("--out or --from is needed")
@@ -176,12 +219,15 @@ def main():
     names = list(arrangements(args.modes))
     if not args.from_dir:
         measure(args, names)
-    table, usual = ratios(load(args.out, args.reps, names), args.modes)
+    loaded = load(args.out, args.reps, names)
+    table, usual = ratios(loaded, args.modes)
     print(f"{args.workload}, usual probe {usual * 1e3:.3f} ms (rounds whose probe took at most "
           f"{machine_state.SLOW_MACHINE_FACTOR}x it are the usual state)")
     print_table(table, names, args.modes, args.reps)
+    print_place_profile(place_profile(loaded, args.modes), names, args.modes)
     with open(os.path.join(args.out, "partners.json"), "w") as f:
         json.dump({"workload": args.workload, "reps": args.reps, "modes": args.modes, "usual_probe_s": usual,
+                   "round_steps": args.round_steps,
                    "figures": [{"arrangement": n, "mode": m, "figure": fig, "values": v}
                                for (n, m, fig), v in sorted(table.items())]}, f, indent=1)
 

@@ -7,10 +7,11 @@
 namespace ampbench::reports {
 namespace {
 
+std::string runs_count(std::size_t runs) { return std::to_string(runs) + (runs == 1 ? " run" : " runs"); }
+
 std::string testbed_heading(const nlohmann::json& testbed) {
   return "Testbed " + testbed["name"].get<std::string>() + " (fingerprint " +
-         testbed["fingerprint"].get<std::string>() + ", " + std::to_string(testbed["runs"].get<std::int64_t>()) +
-         " runs)";
+         testbed["fingerprint"].get<std::string>() + ", " + runs_count(testbed["runs"].get<std::size_t>()) + ")";
 }
 
 std::vector<std::string> facts_lines(const nlohmann::json& testbed) {
@@ -46,7 +47,7 @@ const std::vector<std::string> kSeriesHeader = {"cell", "figure", "runs", "last 
 
 std::string history_runs_text(const nlohmann::json& series) {
   const auto left_out = series.value("other_host_state_runs", std::size_t{0});
-  return std::to_string(series["runs"].size()) + " runs" +
+  return runs_count(series["runs"].size()) +
          (left_out == 0 ? "" : " (" + std::to_string(left_out) + " in another state of the host, left out)");
 }
 

@@ -1,6 +1,7 @@
 // `ampbench explain` and the breakdown on real cells: a short run of the default suite's cells
-// (every workload, FP32/FP16/BF16) through the real binary; every cell's categories cover its
-// profiled step within 10%, every AMP cell gets findings with figures, and the command's bad input.
+// (every workload, every mode the device runs by default) through the real binary; every cell's
+// categories cover its profiled step within 10% on a CPU, every AMP cell gets findings with
+// figures, and the command's bad input.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -25,21 +26,28 @@ TEST(ExplainCommand, OnTheDefaultSuitesCells) {
   ASSERT_EQ(report.cells.size(), 3 * report.config.modes.size());
   const auto suffix = "/" + report.config.device + "/default";
 
-  // Every cell's categories cover its profiled step within 10%.
+  // Every cell's categories and what they leave out add up to its profiled step. On a CPU, where
+  // the host's ops are the step, the categories cover it within 10%. On a GPU they are the
+  // kernels' time, and the default preset's steps are the host issuing them: on an H200 the
+  // categories held 2-5% of each step and "unattributed" (the device idle) the rest (session 24).
   for (const auto& cell : report.cells) {
     ASSERT_TRUE(cell.breakdown.has_value()) << cell.workload << "/" << cell.mode;
     double categorised = 0.0;
     for (const auto& category : cell.breakdown->categories) categorised += category.seconds_per_step;
-    EXPECT_GE(categorised, 0.9 * cell.breakdown->step_time_s)
-        << cell.workload << "/" << cell.mode << ": unattributed " << cell.breakdown->unattributed_s << " of "
-        << cell.breakdown->step_time_s;
+    EXPECT_GT(categorised, 0.0) << cell.workload << "/" << cell.mode;
+    if (cell.device == "cpu") {
+      EXPECT_GE(categorised, 0.9 * cell.breakdown->step_time_s)
+          << cell.workload << "/" << cell.mode << ": unattributed " << cell.breakdown->unattributed_s << " of "
+          << cell.breakdown->step_time_s;
+    }
     EXPECT_NEAR(categorised + cell.breakdown->unattributed_s, cell.breakdown->step_time_s,
                 1e-9 * cell.breakdown->step_time_s);
   }
 
-  // Every AMP cell gets findings with figures (the GEMM peaks, the shares, the ceiling).
+  // Every AMP cell gets findings with figures (the GEMM peaks, the shares, the ceiling); TF32 on a
+  // GPU is FP32 on tensor cores, no autocast, and `explain` leaves it out.
   for (const auto& cell : report.cells) {
-    if (cell.mode == "fp32") continue;
+    if (!cell.settings.autocast) continue;
     const auto label = cell.workload + "/" + cell.mode + suffix;
     int with_figures = 0;
     for (const auto& finding : report.explanation) {

@@ -2,18 +2,47 @@
 # The examples as a user runs them: usage: run_examples.sh PYTHON SOURCE_DIR BUILD_DIR.
 # Every CPU mode of each example completes, the report validates against the schema, the residual
 # CNN's FLOPs are counted (within 5% of the hand count) and the GRU's are the ones it states, and
-# every cell's numerics pass has ranges per layer under the example's own module names.
+# every cell's numerics pass has ranges per layer under the example's own module names. On a
+# machine with a GPU, each example also runs there, as a user there runs it.
 set -euo pipefail
 python=$1 source_dir=$2 build=$3
 out="$build/runs"
 rm -rf "$out"
+
+# run_example NAME LOG ARGS...: the example's run; a failure prints its log, and a crash also its
+# stack under a debugger when one is installed (the GPU kit's H200 has cuda-gdb, not gdb): on an
+# H200 the examples' runs on the GPU died of SIGSEGV with nothing in their logs (session 24).
+run_example() {
+  local example=$1 log=$2 code=0
+  shift 2
+  "$build/$example" "$@" >"$log" 2>&1 || code=$?
+  [ $code -eq 0 ] && return 0
+  cat "$log" >&2
+  echo "$example $*: exit $code" >&2
+  local debugger
+  debugger=$(command -v gdb || command -v cuda-gdb || true)
+  if [ $code -ge 128 ] && [ -n "$debugger" ]; then
+    "$debugger" -batch -ex run -ex bt -ex "info registers rip rsp" -ex "x/2gx \$rsp" --args "$build/$example" "$@" >&2 2>&1 || true
+  fi
+  return 1
+}
+
 for example in mlp residual_cnn gru_classifier; do
   "$build/$example" list | grep -q "^  *$example " || { echo "$example: not listed" >&2; "$build/$example" list >&2; exit 1; }
-  "$build/$example" run --workloads "$example" --preset seed --replicates 1 --steps 12 --time-cap 2 \
-    --numerics-steps 8 --out "$out/$example" > "$out-$example.log" 2>&1 || { cat "$out-$example.log" >&2; exit 1; }
+  run_example "$example" "$out-$example.log" run --workloads "$example" --device cpu --preset seed --replicates 1 \
+    --steps 12 --time-cap 2 --numerics-steps 8 --out "$out/$example"
   "$python" "$source_dir/tests/reports/validate_schema.py" "$source_dir/reports/schema/report.schema.json" \
     "$out/$example/report.json"
 done
+
+if "$build/mlp" env --json | "$python" -c 'import json, sys; sys.exit(not any(d["name"].startswith("cuda:") for d in json.load(sys.stdin)["devices"]))'; then
+  for example in mlp residual_cnn gru_classifier; do
+    run_example "$example" "$out-$example-cuda.log" run --workloads "$example" --device cuda --modes fp32,bf16 \
+      --preset seed --replicates 1 --steps 12 --time-cap 2 --numerics-steps 8 --out "$out/$example-cuda"
+    "$python" -c 'import json, sys; bad = [c["mode"] for c in json.load(open(sys.argv[1]))["cells"] if c["status"] != "ok"]; sys.exit(f"{sys.argv[2]} on cuda: failed cells {bad}" if bad else 0)' \
+      "$out/$example-cuda/report.json" "$example"
+  done
+fi
 "$python" - "$out" <<'PY'
 import json, sys
 out = sys.argv[1]

@@ -27,7 +27,7 @@ fi
 
 # What the kit claims, checked: every step ran and passed; the dependencies came from its prefix.
 for step in "unpack dependencies" configure build "ampbench env" suite "data parallel" "cupti self-check" \
-  "cupti metrics" partners; do
+  "cupti metrics" partners "partners, 8 per round"; do
   grep -q "^$step  *ok " "$work/out/summary.txt" || fail "step '$step' did not pass"
 done
 packed=$(tar -tzf "$work/out.tgz") || fail "the kit did not pack its results into out.tgz"
@@ -52,5 +52,17 @@ done
 # On a CPU the self-check names why there are no tensor-core counters.
 grep -q "^simplenet/fp32: unavailable (.\+)" "$work/out/cupti-metrics.txt" ||
   fail "cupti-metrics.txt does not give the unavailable reason: $(cat "$work/out/cupti-metrics.txt")"
+# --only: a second pass over the same build runs the named step and none of the other runs; a step
+# that is not the kit's is bad usage, refused before anything runs.
+"$source_dir/scripts/gpu-verify" --deps "$work/debs" --out "$work/out" --device cpu --skip-tests --jobs 2 \
+  --python "$python" --only partners >"$work/only.log" 2>&1 || { cat "$work/only.log"; fail "--only partners failed"; }
+grep -q "^partners  *ok " "$work/out/summary.txt" || fail "--only partners did not run the partners step"
+"$python" -c 'import json, sys; assert json.load(open(sys.argv[1]))["round_steps"] == 8' \
+  "$work/out/partners-8/partners.json" || fail "the second partners run did not ask for 8 steps per round"
+! grep -qE "^(suite|data parallel|cupti self-check|validity) " "$work/out/summary.txt" ||
+  fail "--only partners ran other steps: $(cat "$work/out/summary.txt")"
+"$source_dir/scripts/gpu-verify" --deps "$work/debs" --out "$work/out" --only partners,suites 2>"$work/bad-only.log"
+[ $? -eq 2 ] && grep -q "^gpu-verify: --only: 'suites' is not a step" "$work/bad-only.log" ||
+  fail "--only with an unknown step was not a usage error: $(cat "$work/bad-only.log")"
 rm -rf "$work/out/build"  # 1 GB; the logs and reports stay
 echo "gpu-verify kit: ok"

@@ -32,6 +32,20 @@ TEST(HistoryPage, MarkdownListsEverySeriesWithItsChangePoints) {
       << page;
 }
 
+TEST(HistoryPage, OneRunIsOneRun) {
+  auto shown = ampbench::testing::sample_history_document();
+  auto& testbed = shown["testbeds"][0];
+  testbed["runs"] = 1;
+  for (auto& series : testbed["series"]) {
+    series["runs"] = nlohmann::json::array({series["runs"][0]});
+    series["other_host_state_runs"] = 0;
+  }
+  const auto page = render_history_markdown(shown);
+  EXPECT_NE(page.find("(fingerprint 0123abcd0123abcd, 1 run)"), std::string::npos) << page;
+  EXPECT_NE(page.find("| step_time_s | 1 run | "), std::string::npos) << page;
+  EXPECT_EQ(page.find("1 runs"), std::string::npos) << page;
+}
+
 TEST(HistoryPage, AnEmptyHistorySaysSo) {
   const nlohmann::json empty = {{"schema", "ampbench.history-show/1"}, {"testbeds", nlohmann::json::array()}};
   EXPECT_NE(render_history_markdown(empty).find("No runs stored."), std::string::npos);

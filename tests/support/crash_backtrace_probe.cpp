@@ -9,7 +9,16 @@
   *nowhere = 1;
 }
 
+// A call through a null function pointer: the unwinder stops at the signal frame, so only the word
+// at the stack pointer (this function's return address) says where it happened.
+[[gnu::noinline]] void call_nowhere_for_the_test() {
+  void (*volatile nowhere)() = nullptr;
+  nowhere();
+  crash_here_for_the_test();  // not reached; keeps the call above from being a tail jump
+}
+
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "crash") == 0) crash_here_for_the_test();
+  if (argc > 1 && std::strcmp(argv[1], "call-nowhere") == 0) call_nowhere_for_the_test();
   return 0;
 }
