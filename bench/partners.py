@@ -71,7 +71,7 @@ def cell_figures(cell, usual_probe_s):
         "usual_state_step_s": usual,
         "host_step_s": statistics.median(host) if host else None,
         "first_over_later": statistics.median(first) / statistics.median(later) if first and later else None,
-        "steps_per_round": rounds["steps_per_round"],
+        "steps_per_round": rounds.get("steps_per_round"),
     }
 
 

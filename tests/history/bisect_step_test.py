@@ -4,7 +4,6 @@ before the change point is "bad" (exit 1), far faster "good" (exit 0); a run tha
 is "skip" (125); bad usage exits 2. Usage: bisect_step_test.py AMPBENCH REPO_ROOT"""
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -14,6 +13,9 @@ AMPBENCH, ROOT = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 from repeatability import slowed  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from steady_host_ampbench import probe_level  # noqa: E402
+
 CELL = "simplenet/bf16/cpu/default"
 RUN_FLAGS = ["--time-cap", "1", "--replicates", "2", "--numerics-steps", "0", "--no-breakdown", "--threads", "1"]
 
@@ -22,41 +24,6 @@ def step(db, testbed, measure, *extra, cell=CELL):
     return subprocess.run([os.path.join(ROOT, "scripts/history-bisect-step"), "--judge", AMPBENCH, "--db", db,
                            "--testbed", testbed, "--cell", cell, "--before-run", "1000", "--measure", measure, *extra,
                            "--", *RUN_FLAGS], capture_output=True, text=True)
-
-
-def probe_times(report):
-    return [p for cell in report["cells"] if cell.get("rounds") for p in cell["rounds"]["probe_s"]]
-
-
-# The real ampbench, then its report's machine-probe times scaled by one factor to the history's
-# level. The history's runs are one run's report slowed 100x or sped up 100x, probe unchanged; the
-# step's own run is made a minute later, and on a loaded host (CI, session 23) its probe took 1.33x
-# and 1.53x the history's: "another state of the host", rightly inconclusive (exit 125), so the test
-# measured the host instead of the script. One factor for every round keeps which rounds the slow-
-# machine rule leaves out, so every figure derived from them stays what the run measured.
-STEADY_HOST = """
-import json, os, statistics, subprocess, sys
-code = subprocess.run([{ampbench!r}, *sys.argv[1:]]).returncode
-path = os.path.join(sys.argv[sys.argv.index("--out") + 1], "report.json")
-if os.path.exists(path):
-    with open(path) as f:
-        report = json.load(f)
-    probes = [p for c in report["cells"] if c.get("rounds") for p in c["rounds"]["probe_s"]]
-    for cell in report["cells"]:
-        if cell.get("rounds"):
-            cell["rounds"]["probe_s"] = [p * {probe_s!r} / statistics.median(probes) for p in cell["rounds"]["probe_s"]]
-    with open(path, "w") as f:
-        json.dump(report, f)
-sys.exit(code)
-"""
-
-
-def steady_host_ampbench(directory, probe_s):
-    path = os.path.join(directory, "ampbench-steady-host")
-    with open(path, "w") as f:
-        f.write(f"#!{sys.executable}\n" + STEADY_HOST.format(ampbench=AMPBENCH, probe_s=probe_s))
-    os.chmod(path, 0o755)
-    return path
 
 
 class BisectStep(unittest.TestCase):
@@ -70,7 +37,10 @@ class BisectStep(unittest.TestCase):
                         "--out", out, *RUN_FLAGS], check=True, capture_output=True)
         with open(os.path.join(out, "report.json")) as f:
             report = json.load(f)
-        cls.measure = steady_host_ampbench(cls.dir.name, statistics.median(probe_times(report)))
+        # The step measures with the real ampbench, its run's probe then held at this run's level.
+        cls.measure = os.path.join(ROOT, "tests/history/steady_host_ampbench.py")
+        os.environ.update(STEADY_HOST_AMPBENCH=AMPBENCH, STEADY_HOST_CELL=CELL,
+                          STEADY_HOST_LEVEL=str(probe_level(AMPBENCH, os.path.join(out, "report.json"), CELL)))
         # Two histories of the same testbed: one 100x slower than this machine, one 100x faster.
         cls.dbs = {}
         for name, base in (("slower", 100.0), ("faster", 0.01)):
