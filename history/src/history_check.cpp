@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "ampbench/history/host_state.h"
+#include "ampbench/history/probe_slope.h"
 #include "ampbench/reports/check.h"
 #include "ampbench/reports/derived_figures.h"
 #include "ampbench/reports/stats.h"
@@ -136,6 +137,50 @@ void worsen(Judged& judged, HistoryVerdict verdict) {
   if (rank(verdict) > rank(judged.verdict)) judged.verdict = verdict;
 }
 
+// The step time judged at the run's own probe, with the cell's slope on the probe fitted over the
+// history (probe_slope.h), where the history's probe moved enough to measure it and the run's probe
+// lies within what the history saw. Returns false where it cannot judge, for the per-probe figure
+// confirmed by the raw one to judge instead. Needs no confirmation by the raw time: the slope is
+// what the raw time's disagreement with the per-probe figure measured.
+bool judge_with_probe_slope(const std::vector<SeriesEntry>& raw_entries, const std::vector<SeriesEntry>& probe_entries,
+                            const FigureValue& raw, const FigureValue& per_probe, const HistoryCheckOptions& options,
+                            Judged& judged) {
+  std::map<std::int64_t, const FigureValue*> raw_by_run;
+  for (const auto& entry : raw_entries) raw_by_run[entry.run_id] = &entry.value;
+  std::vector<ProbeAndStep> history;
+  double own = 0.0;
+  for (const auto& entry : probe_entries) {
+    const auto it = raw_by_run.find(entry.run_id);
+    if (it == raw_by_run.end()) continue;
+    history.push_back({std::log(it->second->value / entry.value.value), std::log(it->second->value)});
+    own += log_variance(entry.value);
+  }
+  const ProbeAndStep run{std::log(raw.value / per_probe.value), std::log(raw.value)};
+  const auto fit = fit_probe_slope(history);
+  if (history.size() < options.min_runs || !fit || !slope_applies(*fit, run.log_probe)) return false;
+  judged.history_runs = history.size();
+  // A run's own uncertainty is its per-probe figure's: its raw interval also holds how the host
+  // moved between its worker processes, which the probe (timed in every round) follows.
+  const auto prediction =
+      predict_at_probe(*fit, run, log_variance(per_probe), own / static_cast<double>(history.size()));
+  const double change = prediction.ratio - 1.0;
+  if (std::abs(change) <= options.max_slowdown) return true;
+  std::ostringstream figures;
+  figures << "step_time_s at its probe " << percent(change) << " against the last " << history.size()
+          << " runs (the step follows the probe with slope " << std::fixed << std::setprecision(2) << fit->slope
+          << " over them), p " << std::defaultfloat << std::setprecision(2) << prediction.p_value << "; per probe "
+          << percent(std::exp(std::log(per_probe.value) - (fit->mean_log_step - fit->mean_log_probe)) - 1.0) << ", raw "
+          << percent(std::exp(run.log_step - fit->mean_log_step) - 1.0);
+  if (prediction.p_value < options.alpha) {
+    worsen(judged, change > 0 ? HistoryVerdict::kRegressed : HistoryVerdict::kImproved);
+    judged.reasons.push_back(figures.str());
+  } else {
+    worsen(judged, HistoryVerdict::kInconclusive);
+    judged.reasons.push_back(figures.str() + ": not beyond the history's spread");
+  }
+  return true;
+}
+
 void judge_time(const HistoryStore& store, const Scope& scope, const CellFigures& cell, Judged& judged) {
   const auto& options = *scope.options;
   const auto raw = figure_of(cell, Figure::kStepTime);
@@ -145,8 +190,9 @@ void judge_time(const HistoryStore& store, const Scope& scope, const CellFigures
   auto primary = *raw;
   std::size_t other_state = 0;
   std::vector<FigureValue> history;
+  std::vector<SeriesEntry> probe_entries;
   if (const auto per_probe = figure_of(cell, Figure::kStepTimePerProbe)) {
-    auto probe_entries = segment_entries(store, scope, cell.cell, Figure::kStepTimePerProbe);
+    probe_entries = segment_entries(store, scope, cell.cell, Figure::kStepTimePerProbe);
     other_state = keep_usual_state(raw_entries, probe_entries);
     if (probe_entries.size() >= options.min_runs) {
       primary_figure = Figure::kStepTimePerProbe;
@@ -189,6 +235,10 @@ void judge_time(const HistoryStore& store, const Scope& scope, const CellFigures
          << "x that marks the host's other state: this run spent all its rounds there, and the step time per probe "
             "cannot tell the machine's change from the code's (run again)";
     judged.reasons.push_back(text.str());
+    return;
+  }
+  if (primary_figure == Figure::kStepTimePerProbe &&
+      judge_with_probe_slope(raw_entries, probe_entries, *raw, primary, options, judged)) {
     return;
   }
   if (std::abs(change) <= options.max_slowdown) return;

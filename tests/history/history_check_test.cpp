@@ -137,6 +137,32 @@ TEST_F(HistoryCheck, RunsInAnotherStateOfTheHostAreLeftOutOfTheHistory) {
   }
 }
 
+// A host whose probe wanders by +-15% between runs, and steps that follow it with slope 0.6 (as
+// SimpleCNN's did on this project's host). A run on a faster state (probe 0.88x) with the code 8%
+// slower reads +13.5% per probe and +0.3% raw: the per-probe figure over-corrects and the raw time
+// does not confirm it. Judged at its own probe with the cell's fitted slope it reads +8% and needs
+// a rerun; the unchanged cell reads nothing (per probe +5%, raw -7%). A probe outside the range
+// the history saw is judged as before, per probe with the raw time to confirm.
+TEST_F(HistoryCheck, AStepThatFollowsTheProbeInPartIsJudgedWithItsOwnSlope) {
+  constexpr double kFollows = 0.6;
+  const auto machine_of = [](int run) { return 0.85 + 0.3 * static_cast<double>((run * 7) % 20) / 19.0; };
+  for (int run = 0; run < 20; ++run) {
+    const auto report = history_run(run, 1.0, "", machine_of(run), kFollows);
+    store_->add(report, report_digest(report), RunMetadata{});
+  }
+  const auto result = check(history_run(100, 1.08, "simple_cnn", 0.88, kFollows));
+  EXPECT_EQ(verdict_of(result, kSlow), HistoryVerdict::kNeedsConfirmation) << render_history_check_text(result);
+  EXPECT_EQ(verdict_of(result, kSteady), HistoryVerdict::kUnchanged) << render_history_check_text(result);
+  const auto text = render_history_check_text(result);
+  EXPECT_NE(text.find("step_time_s at its probe +8."), std::string::npos) << text;
+  EXPECT_NE(text.find("(the step follows the probe with slope 0.6"), std::string::npos) << text;
+
+  const auto outside = check(history_run(101, 1.08, "simple_cnn", 0.8, kFollows));
+  EXPECT_EQ(verdict_of(outside, kSlow), HistoryVerdict::kInconclusive) << render_history_check_text(outside);
+  EXPECT_NE(render_history_check_text(outside).find("the raw step time moved the other way"), std::string::npos)
+      << render_history_check_text(outside);
+}
+
 TEST_F(HistoryCheck, AFasterRunIsAnImprovementAndPasses) {
   add_runs(0, 20);
   const auto result = check(history_run(100, 0.85, "simple_cnn"));

@@ -1,12 +1,15 @@
 #include "history_reports.h"
 
+#include <cmath>
+
 #include "ampbench/reports/derived_figures.h"
 #include "ampbench/reports/roofline.h"
 #include "sample_report.h"
 
 namespace ampbench::testing {
 
-reports::Report history_run(int run, double slowdown, const std::string& slow_workload, double machine) {
+reports::Report history_run(int run, double slowdown, const std::string& slow_workload, double machine,
+                            double step_follows) {
   constexpr std::int64_t kReplicates = 5;
   constexpr std::int64_t kRoundsPerReplicate = 2;
   constexpr std::int64_t kRounds = kReplicates * kRoundsPerReplicate;
@@ -29,7 +32,7 @@ reports::Report history_run(int run, double slowdown, const std::string& slow_wo
       const auto round = step * kRounds / steps;
       rounds.step_round.push_back(round);
       const double scatter = 1.0 + 0.01 * static_cast<double>((run * 7 + round * 3) % 5 - 2) / 2.0;  // -1% .. +1%
-      cell.step_times_s[static_cast<std::size_t>(step)] *= machine * factor * scatter;
+      cell.step_times_s[static_cast<std::size_t>(step)] *= std::pow(machine, step_follows) * factor * scatter;
     }
     cell.rounds = rounds;
     reports::derive_step_figures(cell);

@@ -7,12 +7,16 @@
 // variance (at least its runs' own mean variance, as in change_points.h), `own` the run's own
 // variance from its interval, and n - 1 degrees of freedom. Beyond max_slowdown with p < alpha,
 // and the raw step time beyond it the same way, is a regression (the reverse an improvement);
-// beyond it without both, inconclusive. A run whose machine probe took beyond 1.3x (or under
-// 1/1.3) its time in the history's runs spent all its rounds in another state of the host, where
-// steps follow the probe by cell in part or more than in full: a change either way is then
-// inconclusive (reports::probe_moved_between_host_states, as `check`). Peak tensor memory (deterministic) regresses
-// beyond max_memory_growth over the history's median; the divergence ratio regresses when the run diverged (ratio above
-// 3 noise floors) and no run of the history did; a cell that failed where the history's last run had it succeed
+// beyond it without both, inconclusive. Where the history's probe moved enough to measure how far
+// the cell's step follows it (probe_slope.h: the slope known to +-0.5) and the run's probe lies
+// within the range the history saw, the step time is judged at the run's own probe instead: the
+// fit's prediction interval for one more run, n - 2 degrees of freedom, with no confirmation by
+// the raw time (the slope is what the two views' disagreement measured). A run whose machine probe took beyond 1.3x (or
+// under 1/1.3) its time in the history's runs spent all its rounds in another state of the host, where steps follow the
+// probe by cell in part or more than in full: a change either way is then inconclusive
+// (reports::probe_moved_between_host_states, as `check`). Peak tensor memory (deterministic) regresses beyond
+// max_memory_growth over the history's median; the divergence ratio regresses when the run diverged (ratio above 3
+// noise floors) and no run of the history did; a cell that failed where the history's last run had it succeed
 // regresses.
 //
 // One run alone is never enough to fail a build: a cell that would regress "needs confirmation",
