@@ -9,6 +9,9 @@
   probe untouched, as repeatability.py's synthetic slowdown) must give a change point at run K+1
   (1-based run ids) +- 1 in every step-time series and in no other series, and `history check` of
   a slowed further run must fail (exit 4 alone, 1 with a slowed rerun);
+- the gate run by run: each stored identical run from the 11th on judged against the runs before
+  it, and each slowed run against the runs before the change, alone and with the next as --rerun
+  (a false-alarm and a detection rate per run, where the further runs give one verdict each);
 - cost: `history add` and `history check` wall time, and the store's size per run, with a
   history of 10,000 runs (the N real runs, then copies of their exported lines with other
   digests and values scattered by 2%, imported), in an SQLite file and (--postgres) on a
@@ -73,15 +76,32 @@ def write_json(path, report):
     return path
 
 
-def check_with_protocol(binary, db, current, rerun):
+def check_with_protocol(binary, db, current, rerun, *extra):
     """`history check` of one run; on exit 4, again with the next run as --rerun."""
-    code, out, _, wall = ampbench(binary, "history", "check", current, "--db", db)
+    code, out, _, wall = ampbench(binary, "history", "check", current, "--db", db, *extra)
     entry = {"exit": code, "wall_s": wall}
     if code == 4:
         entry["rerun_exit"], entry["rerun_output"] = ampbench(binary, "history", "check", current, "--rerun", rerun,
-                                                              "--db", db)[:2]
+                                                              "--db", db, *extra)[:2]
         entry["output"] = out
     return entry
+
+
+def rolling_gate(binary, db, paths, slow_paths, runs, at, first=10):
+    """The gate as CI meets it, run by run: each stored identical run from `first` on judged against
+    the runs before it (--before-run; run ids are 1-based in the order added), with the next run as
+    its rerun; and each slowed run judged against the runs before the change, with the next slowed
+    run as its rerun. More checks than the further runs alone, so a false-alarm rate and a detection
+    rate per run, not one verdict."""
+    identical = [check_with_protocol(binary, db, paths[k], paths[k + 1], "--before-run", str(k + 1))
+                 for k in range(first, runs)]
+    slowed_checks = [check_with_protocol(binary, db, slow_paths[k], slow_paths[k + 1], "--before-run", str(at + 1))
+                     for k in range(at, len(slow_paths) - 1)]
+    summary = {}
+    for name, checks in (("identical", identical), ("slowed", slowed_checks)):
+        summary[name] = {"checks": len(checks), "flagged_alone": sum(c["exit"] != 0 for c in checks),
+                         "failed_with_rerun": sum(c.get("rerun_exit") == 1 for c in checks)}
+    return summary
 
 
 def big_history(binary, source_db, db, total, path):
@@ -227,6 +247,9 @@ def main():
             missed.append({"cell": series["cell"], "figure": series["figure"],
                            "effective_step": statistics.mean(after) / statistics.mean(before) - 1.0,
                            "spread_before": statistics.stdev(before) / statistics.mean(before)})
+    # The last stored run's rerun is the first further one; the last slowed run's, the slowed current.
+    summary["rolling"] = rolling_gate(args.binary, identical_db, paths, slow_paths + [slow_current], args.runs,
+                                      args.at)
     summary["slowed"] = {
         "step_time_series": len(step_series),
         "missed": missed,
@@ -267,6 +290,12 @@ def main():
           f"({sum(bool(c[4]) for c in slow['elsewhere'])} named the machine's; target: all, 0); "
           f"history check of a slowed run: exit {slow['check_alone_exit']} alone (4), "
           f"{slow['check_with_rerun_exit']} with a slowed rerun (1)")
+    rolling = summary["rolling"]
+    print(f"the gate run by run: {rolling['identical']['flagged_alone']} of {rolling['identical']['checks']} identical "
+          f"runs flagged alone (each against the runs before it), {rolling['identical']['failed_with_rerun']} failed "
+          f"with the next as rerun (target 0); {rolling['slowed']['flagged_alone']} of {rolling['slowed']['checks']} "
+          f"slowed runs flagged alone, {rolling['slowed']['failed_with_rerun']} failed with the next slowed run as "
+          f"rerun")
     if ident["other_host_state"]:
         print("  runs the host spent in another state, left out of the step-time search: " + ", ".join(
             f"run {run} ({count} series)" for run, count in sorted(ident["other_host_state"].items())))
