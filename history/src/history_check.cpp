@@ -141,10 +141,11 @@ void worsen(Judged& judged, HistoryVerdict verdict) {
 // history (probe_slope.h), where the history's probe moved enough to measure it and the run's probe
 // lies within what the history saw. Returns false where it cannot judge, for the per-probe figure
 // confirmed by the raw one to judge instead. Needs no confirmation by the raw time: the slope is
-// what the raw time's disagreement with the per-probe figure measured.
+// what the raw time's disagreement with the per-probe figure measured. `per_probe_change` and
+// `raw_change` (against each series' history) are only reported beside it.
 bool judge_with_probe_slope(const std::vector<SeriesEntry>& raw_entries, const std::vector<SeriesEntry>& probe_entries,
-                            const FigureValue& raw, const FigureValue& per_probe, const HistoryCheckOptions& options,
-                            Judged& judged) {
+                            const FigureValue& raw, const FigureValue& per_probe, double per_probe_change,
+                            double raw_change, const HistoryCheckOptions& options, Judged& judged) {
   std::map<std::int64_t, const FigureValue*> raw_by_run;
   for (const auto& entry : raw_entries) raw_by_run[entry.run_id] = &entry.value;
   std::vector<ProbeAndStep> history;
@@ -169,8 +170,7 @@ bool judge_with_probe_slope(const std::vector<SeriesEntry>& raw_entries, const s
   figures << "step_time_s at its probe " << percent(change) << " against the last " << history.size()
           << " runs (the step follows the probe with slope " << std::fixed << std::setprecision(2) << fit->slope
           << " over them), p " << std::defaultfloat << std::setprecision(2) << prediction.p_value << "; per probe "
-          << percent(std::exp(std::log(per_probe.value) - (fit->mean_log_step - fit->mean_log_probe)) - 1.0) << ", raw "
-          << percent(std::exp(run.log_step - fit->mean_log_step) - 1.0);
+          << percent(per_probe_change) << ", raw " << percent(raw_change);
   if (prediction.p_value < options.alpha) {
     worsen(judged, change > 0 ? HistoryVerdict::kRegressed : HistoryVerdict::kImproved);
     judged.reasons.push_back(figures.str());
@@ -238,7 +238,7 @@ void judge_time(const HistoryStore& store, const Scope& scope, const CellFigures
     return;
   }
   if (primary_figure == Figure::kStepTimePerProbe &&
-      judge_with_probe_slope(raw_entries, probe_entries, *raw, primary, options, judged)) {
+      judge_with_probe_slope(raw_entries, probe_entries, *raw, primary, change, raw_change, options, judged)) {
     return;
   }
   if (std::abs(change) <= options.max_slowdown) return;
