@@ -27,6 +27,7 @@ import argparse
 import collections
 import contextlib
 import json
+import math
 import os
 import random
 import statistics
@@ -76,10 +77,48 @@ def write_json(path, report):
     return path
 
 
+def t_upper_tail(t, degrees):
+    """P(T > t) for Student's t, through the normal with the usual correction for its degrees of
+    freedom (Abramowitz and Stegun 26.7.8; within 0.01 from 10 degrees of freedom on)."""
+    z = t * (1.0 - 1.0 / (4.0 * degrees)) / math.sqrt(1.0 + t * t / (2.0 * degrees))
+    return 0.5 * math.erfc(z / math.sqrt(2.0))
+
+
+def resolutions(markdown):
+    """Per cell of `history check --md`: (verdict, history runs, the step-time change the check saw,
+    the change it flags beyond, the change it flags 9 times in 10), for the cells whose step time it judged."""
+    cells = {}
+    for line in markdown.splitlines():
+        fields = [f.strip() for f in line.strip().strip("|").split("|")]
+        if len(fields) < 6 or not fields[3].endswith("%") or not fields[4].endswith(")"):
+            continue
+        beyond, caught = fields[4].rstrip(")").split(" (")
+        cells[fields[0]] = (fields[1], int(fields[2]), float(fields[3].rstrip("%")) / 100,
+                            float(beyond.rstrip("%")) / 100, float(caught.rstrip("%")) / 100)
+    return cells
+
+
+def flag_probability(cell, effect):
+    """The chance a run of this cell with a true step-time change `effect` is flagged, from the
+    resolution the check reported: its spread is what separates the change flagged 9 times in 10
+    from the change flagged beyond (t(0.9) spreads)."""
+    _, runs, _, beyond, caught = cell
+    degrees = max(runs - 2, 2)
+    z90 = 1.2815516  # the normal's 0.9 quantile, corrected to t's below (Cornish-Fisher, first term)
+    t90 = z90 + (z90 ** 3 + z90) / (4.0 * degrees)
+    spread = (math.log1p(caught) - math.log1p(beyond)) / t90
+    return t_upper_tail((math.log1p(beyond) - math.log1p(effect)) / spread, degrees)
+
+
 def check_with_protocol(binary, db, current, rerun, *extra):
-    """`history check` of one run; on exit 4, again with the next run as --rerun."""
-    code, out, _, wall = ampbench(binary, "history", "check", current, "--db", db, *extra)
+    """`history check` of one run; on exit 4, again with the next run as --rerun. Keeps each cell's
+    resolution (see resolutions)."""
+    markdown = os.path.join(os.path.dirname(current), "verdict.md")
+    code, out, _, wall = ampbench(binary, "history", "check", current, "--db", db, "--md", markdown, *extra)
     entry = {"exit": code, "wall_s": wall}
+    with open(markdown) as f:
+        entry["cells"] = resolutions(f.read())
+    os.remove(markdown)
     if code == 4:
         entry["rerun_exit"], entry["rerun_output"] = ampbench(binary, "history", "check", current, "--rerun", rerun,
                                                               "--db", db, *extra)[:2]
@@ -87,7 +126,7 @@ def check_with_protocol(binary, db, current, rerun, *extra):
     return entry
 
 
-def rolling_gate(binary, db, paths, slow_paths, runs, at, first=10):
+def rolling_gate(binary, db, paths, slow_paths, runs, at, slowdown, first=10):
     """The gate as CI meets it, run by run: each stored identical run from `first` on judged against
     the runs before it (--before-run; run ids are 1-based in the order added), with the next run as
     its rerun; and each slowed run judged against the runs before the change, with the next slowed
@@ -98,9 +137,16 @@ def rolling_gate(binary, db, paths, slow_paths, runs, at, first=10):
     slowed_checks = [check_with_protocol(binary, db, slow_paths[k], slow_paths[k + 1], "--before-run", str(at + 1))
                      for k in range(at, len(slow_paths) - 1)]
     summary = {}
-    for name, checks in (("identical", identical), ("slowed", slowed_checks)):
+    for name, checks, effect in (("identical", identical, 0.0), ("slowed", slowed_checks, slowdown)):
+        cells = [cell for c in checks for cell in c["cells"].values()]
         summary[name] = {"checks": len(checks), "flagged_alone": sum(c["exit"] != 0 for c in checks),
-                         "failed_with_rerun": sum(c.get("rerun_exit") == 1 for c in checks)}
+                         "failed_with_rerun": sum(c.get("rerun_exit") == 1 for c in checks),
+                         # Is the resolution the check reports what it catches? Cells flagged
+                         # against the count its spreads predict for the known change.
+                         "cells_judged": len(cells),
+                         "cells_flagged": sum(cell[0] == "needs confirmation" for cell in cells),
+                         "cells_flagged_predicted": sum(flag_probability(cell, effect) for cell in cells),
+                         "flags_beyond": sorted(cell[3] for cell in cells)}
     return summary
 
 
@@ -249,7 +295,7 @@ def main():
                            "spread_before": statistics.stdev(before) / statistics.mean(before)})
     # The last stored run's rerun is the first further one; the last slowed run's, the slowed current.
     summary["rolling"] = rolling_gate(args.binary, identical_db, paths, slow_paths + [slow_current], args.runs,
-                                      args.at)
+                                      args.at, args.slowdown)
     summary["slowed"] = {
         "step_time_series": len(step_series),
         "missed": missed,
@@ -296,6 +342,14 @@ def main():
           f"with the next as rerun (target 0); {rolling['slowed']['flagged_alone']} of {rolling['slowed']['checks']} "
           f"slowed runs flagged alone, {rolling['slowed']['failed_with_rerun']} failed with the next slowed run as "
           f"rerun")
+    for name, effect in (("identical", 0.0), ("slowed", args.slowdown)):
+        judged = rolling[name]
+        if judged["cells_judged"]:
+            beyond = judged["flags_beyond"]
+            print(f"  {name} runs: {judged['cells_flagged']} of {judged['cells_judged']} cells flagged, "
+                  f"{judged['cells_flagged_predicted']:.1f} predicted for a {effect:+.0%} change by the resolutions "
+                  f"the checks reported (flagged beyond {beyond[0]:+.1%} to {beyond[-1]:+.1%}, "
+                  f"median {statistics.median(beyond):+.1%})")
     if ident["other_host_state"]:
         print("  runs the host spent in another state, left out of the step-time search: " + ", ".join(
             f"run {run} ({count} series)" for run, count in sorted(ident["other_host_state"].items())))

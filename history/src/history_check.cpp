@@ -79,9 +79,13 @@ std::size_t keep_usual_state(std::vector<SeriesEntry>& raw, std::vector<SeriesEn
 struct Prediction {
   double ratio = 1.0;  // the run over the history's geometric mean
   double p_value = 1.0;
+  double log_scale = 0.0;  // the prediction's standard deviation on logs
+  double degrees = 0.0;
 };
 
 // Whether `value` lies outside what `history` predicts for one more run (see history_check.h).
+// The run's own variance counts only beyond the history runs' mean own variance: their spread
+// already holds each run's sampling error (as predict_at_probe, probe_slope.h).
 Prediction predict(const std::vector<FigureValue>& history, const FigureValue& value) {
   const double n = static_cast<double>(history.size());
   double mean = 0.0;
@@ -96,13 +100,24 @@ Prediction predict(const std::vector<FigureValue>& history, const FigureValue& v
   const double variance = std::max(squares / (n - 1.0), own / n);
   Prediction out;
   out.ratio = std::exp(std::log(value.value) - mean);
-  const double scale = std::sqrt(variance * (1.0 + 1.0 / n) + log_variance(value));
-  if (scale == 0.0) {
+  out.log_scale = std::sqrt(variance * (1.0 + 1.0 / n) + std::max(0.0, log_variance(value) - own / n));
+  out.degrees = n - 1.0;
+  if (out.log_scale == 0.0) {
     out.p_value = out.ratio == 1.0 ? 1.0 : 0.0;
   } else {
-    out.p_value = reports::student_t_p_value((std::log(value.value) - mean) / scale, n - 1.0);
+    out.p_value = reports::student_t_p_value((std::log(value.value) - mean) / out.log_scale, out.degrees);
   }
   return out;
+}
+
+// The smallest slowdowns a run is flagged for, and flagged 9 times in 10, under a prediction of
+// this spread (history_check.h): a change beyond both max_slowdown and t(alpha) spreads is
+// flagged; a true change t(0.9) spreads beyond that is observed beyond it 9 times in 10.
+StepTimeResolution resolution_of(double log_scale, double degrees, const HistoryCheckOptions& options) {
+  const double flagged =
+      std::max(std::log1p(options.max_slowdown), reports::student_t_critical(options.alpha, degrees) * log_scale);
+  const double nine_in_ten = flagged + reports::student_t_critical(0.2, degrees) * log_scale;
+  return {std::expm1(flagged), std::expm1(nine_in_ten), std::expm1(log_scale)};
 }
 
 std::optional<FigureValue> figure_of(const CellFigures& cell, Figure figure) {
@@ -116,6 +131,8 @@ struct Judged {
   HistoryVerdict verdict = HistoryVerdict::kUnchanged;
   std::vector<std::string> reasons;
   std::size_t history_runs = 0;
+  std::optional<double> step_time_change;
+  std::optional<StepTimeResolution> resolution;
 };
 
 void worsen(Judged& judged, HistoryVerdict verdict) {
@@ -165,6 +182,8 @@ bool judge_with_probe_slope(const std::vector<SeriesEntry>& raw_entries, const s
   const auto prediction =
       predict_at_probe(*fit, run, log_variance(per_probe), own / static_cast<double>(history.size()));
   const double change = prediction.ratio - 1.0;
+  judged.step_time_change = change;
+  judged.resolution = resolution_of(prediction.log_scale, prediction.degrees, options);
   if (std::abs(change) <= options.max_slowdown) return true;
   std::ostringstream figures;
   figures << "step_time_s at its probe " << percent(change) << " against the last " << history.size()
@@ -241,6 +260,8 @@ void judge_time(const HistoryStore& store, const Scope& scope, const CellFigures
       judge_with_probe_slope(raw_entries, probe_entries, *raw, primary, change, raw_change, options, judged)) {
     return;
   }
+  judged.step_time_change = change;
+  judged.resolution = resolution_of(prediction.log_scale, prediction.degrees, options);
   if (std::abs(change) <= options.max_slowdown) return;
   std::ostringstream figures;
   figures << to_string(primary_figure) << " " << percent(change) << " against the last " << history.size()
@@ -322,6 +343,30 @@ std::string summary_line(const HistoryCheckResult& result) {
   return line;
 }
 
+// "one run flags ... by cell" over the cells whose step time was judged; empty when none was.
+std::string resolution_line(const HistoryCheckResult& result) {
+  std::vector<double> flagged;
+  std::vector<double> caught;
+  for (const auto& cell : result.cells) {
+    if (!cell.resolution) continue;
+    flagged.push_back(cell.resolution->flags_beyond);
+    caught.push_back(cell.resolution->caught_from);
+  }
+  if (flagged.empty()) return "";
+  const auto range = [](const std::vector<double>& values) {
+    const auto [low, high] = std::minmax_element(values.begin(), values.end());
+    return *low == *high ? percent(*low) : percent(*low) + " to " + percent(*high);
+  };
+  return "one run is flagged for a step-time slowdown beyond " + range(flagged) +
+         " against this history, by cell (9 runs in 10 from " + range(caught) + ")\n";
+}
+
+std::string resolution_cell(const HistoryCellCheck& cell) {
+  if (!cell.resolution) return " | ";
+  return percent(*cell.step_time_change) + " | " + percent(cell.resolution->flags_beyond) + " (" +
+         percent(cell.resolution->caught_from) + ")";
+}
+
 }  // namespace
 
 const char* to_string(HistoryVerdict verdict) {
@@ -381,7 +426,8 @@ HistoryCheckResult check_against_history(const HistoryStore& store, const report
     }
     result.regressed += judged.verdict == HistoryVerdict::kRegressed;
     result.needs_confirmation += judged.verdict == HistoryVerdict::kNeedsConfirmation;
-    result.cells.push_back({cell.cell, judged.verdict, join(judged.reasons), judged.history_runs});
+    result.cells.push_back({cell.cell, judged.verdict, join(judged.reasons), judged.history_runs,
+                            judged.step_time_change, judged.resolution});
   }
   if (!options.cell.empty() && result.cells.empty()) {
     throw HistoryError("the run has no cell " + options.cell);
@@ -396,15 +442,16 @@ std::string render_history_check_text(const HistoryCheckResult& result) {
     if (cell.verdict == HistoryVerdict::kUnchanged && cell.reason.empty()) continue;
     out += cell.cell + ": " + to_string(cell.verdict) + (cell.reason.empty() ? "" : " (" + cell.reason + ")") + "\n";
   }
-  return out + summary_line(result) + "\n";
+  return out + resolution_line(result) + summary_line(result) + "\n";
 }
 
 std::string render_history_check_markdown(const HistoryCheckResult& result) {
-  std::string out = "### ampbench history check\n\n**" + summary_line(result) +
-                    "**\n\n| cell | verdict | history runs | why |\n|---|---|---|---|\n";
+  std::string out = "### ampbench history check\n\n**" + summary_line(result) + "**\n\n" + resolution_line(result) +
+                    "\n| cell | verdict | history runs | step time | flagged beyond (9 in 10 from) | why "
+                    "|\n|---|---|---|---|---|---|\n";
   for (const auto& cell : result.cells) {
     out += "| " + cell.cell + " | " + to_string(cell.verdict) + " | " + std::to_string(cell.history_runs) + " | " +
-           cell.reason + " |\n";
+           resolution_cell(cell) + " | " + cell.reason + " |\n";
   }
   return out;
 }

@@ -56,10 +56,12 @@ SlopePrediction predict_at_probe(const ProbeSlope& fit, const ProbeAndStep& run,
                                  std::max(0.0, run_log_variance - floor_log_variance));
   SlopePrediction out;
   out.ratio = std::exp(residual);
+  out.log_scale = scale;
+  out.degrees = n - 2.0;
   if (scale == 0.0) {
     out.p_value = residual == 0.0 ? 1.0 : 0.0;
   } else {
-    out.p_value = reports::student_t_p_value(residual / scale, n - 2.0);
+    out.p_value = reports::student_t_p_value(residual / scale, out.degrees);
   }
   return out;
 }

@@ -2,6 +2,8 @@
 // does not repeat it passes, a change point resets what the history predicts.
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "ampbench/history/history_check.h"
 #include "history_reports.h"
 #include "support/scratch_dir.h"
@@ -161,6 +163,76 @@ TEST_F(HistoryCheck, AStepThatFollowsTheProbeInPartIsJudgedWithItsOwnSlope) {
   EXPECT_EQ(verdict_of(outside, kSlow), HistoryVerdict::kInconclusive) << render_history_check_text(outside);
   EXPECT_NE(render_history_check_text(outside).find("the raw step time moved the other way"), std::string::npos)
       << render_history_check_text(outside);
+}
+
+// The resolution a check reports is the change the run is flagged for. Run 100 slowed in steps
+// of 0.5% up to +10% is flagged exactly where the step-time change the check saw exceeds the
+// resolution, which reads the same at every step (a slowdown moves the run, not the spread it is
+// judged with); bisected to 1e-5, the flag starts where the change is the resolution. At the
+// strict alpha the resolution is wider by the ratio of the t quantiles. max_slowdown is set low so
+// that the spread decides, not the threshold.
+double flag_start_change(const HistoryStore& store, double machine, double step_follows, double alpha,
+                         const std::string& judged_by) {
+  HistoryCheckOptions options;
+  options.max_slowdown = 0.001;
+  options.alpha = alpha;
+  options.cell = kSlow;
+  std::optional<double> resolution;
+  double change = 0.0;
+  const auto flagged = [&](double slowdown) {
+    const auto result = check_against_history(store, history_run(100, slowdown, "simple_cnn", machine, step_follows),
+                                              nullptr, "", options);
+    const auto& cell = result.cells.at(0);
+    EXPECT_TRUE(cell.resolution && cell.step_time_change) << render_history_check_text(result);
+    if (!cell.resolution || !cell.step_time_change) return false;
+    if (!resolution) resolution = cell.resolution->flags_beyond;
+    EXPECT_NEAR(cell.resolution->flags_beyond, *resolution, 1e-12) << "at " << slowdown;
+    EXPECT_GT(cell.resolution->caught_from, cell.resolution->flags_beyond);
+    change = *cell.step_time_change;
+    const bool now = cell.verdict == HistoryVerdict::kNeedsConfirmation;
+    EXPECT_EQ(now, change > *resolution) << "at " << slowdown << ": " << cell.reason;
+    if (now) {
+      EXPECT_EQ(cell.reason.rfind(judged_by, 0), 0u) << cell.reason;
+    }
+    return now;
+  };
+  double low = 1.0;
+  double high = 1.1;
+  EXPECT_FALSE(flagged(low));
+  EXPECT_TRUE(flagged(high));
+  for (int step = 1; step < 20; ++step) flagged(1.0 + 0.005 * step);
+  while (high - low > 1e-5) {
+    const double middle = (low + high) / 2.0;
+    (flagged(middle) ? high : low) = middle;
+  }
+  flagged(high);
+  EXPECT_GT(*resolution, 0.005);  // the spread decides, not max_slowdown
+  EXPECT_NEAR(change, *resolution, 2e-5);
+  return *resolution;
+}
+
+void expect_flagged_from_the_resolution(const HistoryStore& store, double machine, double step_follows,
+                                        const std::string& judged_by) {
+  const double usual = flag_start_change(store, machine, step_follows, 0.01, judged_by);
+  const double strict = flag_start_change(store, machine, step_follows, 0.001, judged_by);
+  EXPECT_GT(strict, 1.2 * usual);
+}
+
+TEST_F(HistoryCheck, ARunIsFlaggedFromTheResolutionItReports) {
+  add_runs(0, 20);
+  // The run's probe 0.1% below any the history saw: judged per probe, the raw time confirming.
+  expect_flagged_from_the_resolution(*store_, 0.999, 1.0, "step_time_per_probe +");
+  const auto text = render_history_check_text(check(history_run(100)));
+  EXPECT_NE(text.find("one run is flagged for a step-time slowdown beyond +5.0%"), std::string::npos) << text;
+}
+
+TEST_F(HistoryCheck, ARunIsFlaggedFromTheResolutionItReportsAtItsOwnProbe) {
+  constexpr double kFollows = 0.6;
+  for (int run = 0; run < 20; ++run) {
+    const auto report = history_run(run, 1.0, "", 0.85 + 0.3 * static_cast<double>((run * 7) % 20) / 19.0, kFollows);
+    store_->add(report, report_digest(report), RunMetadata{});
+  }
+  expect_flagged_from_the_resolution(*store_, 0.95, kFollows, "step_time_s at its probe +");
 }
 
 TEST_F(HistoryCheck, AFasterRunIsAnImprovementAndPasses) {

@@ -4,8 +4,9 @@
 // Per cell, the time figure (the step time per machine probe; the raw step time where the run has
 // no probe) is tested as a prediction: is the run's value outside what the history's runs predict
 // for one more run? On logs, t = (log x - mean) / sqrt(s^2 (1 + 1/n) + own), with s^2 the history's
-// variance (at least its runs' own mean variance, as in change_points.h), `own` the run's own
-// variance from its interval, and n - 1 degrees of freedom. Beyond max_slowdown with p < alpha,
+// variance (at least its runs' own mean variance, as in change_points.h), `own` what the run's own
+// variance from its interval has beyond the history runs' mean own variance (their spread already
+// holds each run's sampling error), and n - 1 degrees of freedom. Beyond max_slowdown with p < alpha,
 // and the raw step time beyond it the same way, is a regression (the reverse an improvement);
 // beyond it without both, inconclusive. Where the history's probe moved enough to measure how far
 // the cell's step follows it (probe_slope.h: the slope known to +-0.5) and the run's probe lies
@@ -48,11 +49,25 @@ struct HistoryCheckOptions {
 enum class HistoryVerdict { kUnchanged, kImproved, kInconclusive, kRegressed, kNeedsConfirmation, kNotCompared };
 [[nodiscard]] const char* to_string(HistoryVerdict verdict);
 
+// What one run can tell of a cell's step time against its history, from the spread of what the
+// history predicts for the run (its t distribution): the change beyond which the run is flagged
+// (p < alpha and beyond max_slowdown), and the change a run flags 9 times in 10. A CI job reads in
+// them what its runner can catch: on this project's shared 2-core host, +6% to +15% by cell.
+struct StepTimeResolution {
+  double flags_beyond = 0.0;  // relative: 0.093 is +9.3%
+  double caught_from = 0.0;   // 9 runs in 10 are flagged from this change on
+  double spread = 0.0;        // the prediction's standard deviation, relative
+};
+
 struct HistoryCellCheck {
   std::string cell;
   HistoryVerdict verdict = HistoryVerdict::kUnchanged;
   std::string reason;  // the figures behind it, for people
   std::size_t history_runs = 0;
+  // Where the step time was judged: the change the test saw (per probe, or at the run's probe
+  // with the cell's slope), against which the resolution is read.
+  std::optional<double> step_time_change;
+  std::optional<StepTimeResolution> resolution;
 };
 
 struct HistoryCheckResult {

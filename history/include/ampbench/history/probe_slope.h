@@ -49,6 +49,8 @@ inline constexpr double kMaxSlopeUncertainty = 0.5;
 struct SlopePrediction {
   double ratio = 1.0;  // the run's step time over what the fit predicts at its probe
   double p_value = 1.0;
+  double log_scale = 0.0;  // the prediction's standard deviation on logs
+  double degrees = 0.0;    // of its t distribution
 };
 
 // The run against the fit's prediction interval for one more run at its probe, with
