@@ -117,7 +117,7 @@ StepTimeResolution resolution_of(double log_scale, double degrees, const History
   const double flagged =
       std::max(std::log1p(options.max_slowdown), reports::student_t_critical(options.alpha, degrees) * log_scale);
   const double nine_in_ten = flagged + reports::student_t_critical(0.2, degrees) * log_scale;
-  return {std::expm1(flagged), std::expm1(nine_in_ten), std::expm1(log_scale)};
+  return {std::expm1(flagged), std::expm1(nine_in_ten)};
 }
 
 std::optional<FigureValue> figure_of(const CellFigures& cell, Figure figure) {
