@@ -102,12 +102,17 @@ def flag_probability(cell, effect):
     """The chance a run of this cell with a true step-time change `effect` is flagged, from the
     resolution the check reported: its spread is what separates the change flagged 9 times in 10
     from the change flagged beyond (t(0.9) spreads)."""
+    degrees, spread = spread_of(cell)
+    return t_upper_tail((math.log1p(cell[3]) - math.log1p(effect)) / spread, degrees)
+
+
+def spread_of(cell):
+    """(degrees of freedom, the prediction's standard deviation on logs) behind a reported resolution."""
     _, runs, _, beyond, caught = cell
     degrees = max(runs - 2, 2)
     z90 = 1.2815516  # the normal's 0.9 quantile, corrected to t's below (Cornish-Fisher, first term)
     t90 = z90 + (z90 ** 3 + z90) / (4.0 * degrees)
-    spread = (math.log1p(caught) - math.log1p(beyond)) / t90
-    return t_upper_tail((math.log1p(beyond) - math.log1p(effect)) / spread, degrees)
+    return degrees, (math.log1p(caught) - math.log1p(beyond)) / t90
 
 
 def check_with_protocol(binary, db, current, rerun, *extra):
@@ -138,15 +143,33 @@ def rolling_gate(binary, db, paths, slow_paths, runs, at, slowdown, first=10):
                      for k in range(at, len(slow_paths) - 1)]
     summary = {}
     for name, checks, effect in (("identical", identical, 0.0), ("slowed", slowed_checks, slowdown)):
-        cells = [cell for c in checks for cell in c["cells"].values()]
+        cells = [(label, cell) for c in checks for label, cell in c["cells"].items()]
+        # The host's level under the judged runs, per cell: the mean change they show less the
+        # known one (the unslowed runs drift too, which no prediction from the history can know).
+        shown = collections.defaultdict(list)
+        for label, cell in cells:
+            shown[label].append(math.log1p(cell[2]) - math.log1p(effect))
+        level = {label: statistics.mean(changes) for label, changes in shown.items()}
         summary[name] = {"checks": len(checks), "flagged_alone": sum(c["exit"] != 0 for c in checks),
                          "failed_with_rerun": sum(c.get("rerun_exit") == 1 for c in checks),
                          # Is the resolution the check reports what it catches? Cells flagged
-                         # against the count its spreads predict for the known change.
+                         # against the count its spreads predict for the known change, and for the
+                         # known change on the level the runs' host was at.
                          "cells_judged": len(cells),
-                         "cells_flagged": sum(cell[0] == "needs confirmation" for cell in cells),
-                         "cells_flagged_predicted": sum(flag_probability(cell, effect) for cell in cells),
-                         "flags_beyond": sorted(cell[3] for cell in cells)}
+                         "cells_flagged": sum(cell[0] == "needs confirmation" for _, cell in cells),
+                         "cells_flagged_predicted": sum(flag_probability(cell, effect) for _, cell in cells),
+                         "cells_flagged_predicted_at_level": sum(
+                             flag_probability(cell, math.expm1(math.log1p(effect) + level[label]))
+                             for label, cell in cells),
+                         "host_level": {label: math.expm1(value) for label, value in level.items()},
+                         # The changes the checks saw, less the known change and the host's level,
+                         # in units of the spread each check stated: about 1 if that spread is right
+                         # (t's standard deviation is a little over 1), under 1 if the gate is wider
+                         # than the runs vary.
+                         "changes_in_spreads_sd": statistics.stdev(
+                             (math.log1p(cell[2]) - math.log1p(effect) - level[label]) / spread_of(cell)[1]
+                             for label, cell in cells) if len(cells) > 1 else None,
+                         "flags_beyond": sorted(cell[3] for _, cell in cells)}
     return summary
 
 
@@ -346,10 +369,13 @@ def main():
         judged = rolling[name]
         if judged["cells_judged"]:
             beyond = judged["flags_beyond"]
+            levels = sorted(judged["host_level"].values())
             print(f"  {name} runs: {judged['cells_flagged']} of {judged['cells_judged']} cells flagged, "
                   f"{judged['cells_flagged_predicted']:.1f} predicted for a {effect:+.0%} change by the resolutions "
                   f"the checks reported (flagged beyond {beyond[0]:+.1%} to {beyond[-1]:+.1%}, "
-                  f"median {statistics.median(beyond):+.1%})")
+                  f"median {statistics.median(beyond):+.1%}), {judged['cells_flagged_predicted_at_level']:.1f} "
+                  f"with the host's level under those runs ({levels[0]:+.1%} to {levels[-1]:+.1%} by cell); the "
+                  f"changes they saw spread {judged['changes_in_spreads_sd']:.2f} of the spreads the checks stated")
     if ident["other_host_state"]:
         print("  runs the host spent in another state, left out of the step-time search: " + ", ".join(
             f"run {run} ({count} series)" for run, count in sorted(ident["other_host_state"].items())))
