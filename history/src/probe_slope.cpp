@@ -43,17 +43,15 @@ bool slope_applies(const ProbeSlope& fit, double log_probe) {
   return uncertainty <= kMaxSlopeUncertainty && log_probe >= fit.min_log_probe && log_probe <= fit.max_log_probe;
 }
 
-SlopePrediction predict_at_probe(const ProbeSlope& fit, const ProbeAndStep& run, double run_log_variance,
-                                 double floor_log_variance) {
+SlopePrediction predict_at_probe(const ProbeSlope& fit, const ProbeAndStep& run, double extra_log_variance) {
   const double n = static_cast<double>(fit.runs);
   const double dx = run.log_probe - fit.mean_log_probe;
   const double residual = run.log_step - (fit.mean_log_step + fit.slope * dx);
-  const double variance = std::max(fit.residual_variance, floor_log_variance);
   // One more run's prediction interval: the residual spread (the history's runs' values, each with
-  // its own sampling error in it), the line's own uncertainty at this probe, and what the run's own
-  // variance has beyond the history runs' (adding all of it would count that error twice).
-  const double scale = std::sqrt(variance * (1.0 + 1.0 / n + dx * dx / fit.probe_squares) +
-                                 std::max(0.0, run_log_variance - floor_log_variance));
+  // its own sampling error in it), the line's own uncertainty at this probe, and the run's own
+  // variance beyond what its history's runs had.
+  const double scale =
+      std::sqrt(fit.residual_variance * (1.0 + 1.0 / n + dx * dx / fit.probe_squares) + extra_log_variance);
   SlopePrediction out;
   out.ratio = std::exp(residual);
   out.log_scale = scale;

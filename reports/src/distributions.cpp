@@ -67,6 +67,15 @@ double student_t_critical_value(double two_sided_p, double degrees_of_freedom) {
   return 0.5 * (low + high);
 }
 
+double f_upper_tail(double f, double numerator_degrees, double denominator_degrees) {
+  if (std::isnan(f)) return std::numeric_limits<double>::quiet_NaN();
+  if (f <= 0.0) return 1.0;
+  // P(F >= f) = I_{d2 / (d2 + d1 f)}(d2 / 2, d1 / 2).
+  const double d1 = numerator_degrees;
+  const double d2 = denominator_degrees;
+  return regularized_incomplete_beta(d2 / (d2 + d1 * f), d2 / 2.0, d1 / 2.0);
+}
+
 double binomial_half_pmf(std::int64_t k, std::int64_t n) {
   if (k < 0 || k > n) return 0.0;
   const auto real = [](std::int64_t value) { return static_cast<double>(value); };

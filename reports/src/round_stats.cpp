@@ -143,4 +143,8 @@ double student_t_critical(double two_sided_p, double degrees_of_freedom) {
   return detail::student_t_critical_value(two_sided_p, degrees_of_freedom);
 }
 
+double variance_ratio_p_value(double ratio, double numerator_degrees, double denominator_degrees) {
+  return detail::f_upper_tail(ratio, numerator_degrees, denominator_degrees);
+}
+
 }  // namespace ampbench::reports

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "ampbench/history/history_check.h"
+#include "ampbench/reports/derived_figures.h"
 #include "history_reports.h"
 #include "support/scratch_dir.h"
 
@@ -229,10 +230,42 @@ TEST_F(HistoryCheck, ARunIsFlaggedFromTheResolutionItReports) {
 TEST_F(HistoryCheck, ARunIsFlaggedFromTheResolutionItReportsAtItsOwnProbe) {
   constexpr double kFollows = 0.6;
   for (int run = 0; run < 20; ++run) {
-    const auto report = history_run(run, 1.0, "", 0.85 + 0.3 * static_cast<double>((run * 7) % 20) / 19.0, kFollows);
+    // The runs scatter -1% .. +1% around the slope: the prediction's spread is theirs.
+    const double scatter = 1.0 + 0.005 * static_cast<double>((run * 3) % 5 - 2);
+    const auto report =
+        history_run(run, scatter, "", 0.85 + 0.3 * static_cast<double>((run * 7) % 20) / 19.0, kFollows);
     store_->add(report, report_digest(report), RunMetadata{});
   }
   expect_flagged_from_the_resolution(*store_, 0.95, kFollows, "step_time_s at its probe +");
+}
+
+TEST_F(HistoryCheck, OnlyARunMeasurablyNoisierThanItsRunsIsJudgedWider) {
+  add_runs(0, 20);
+  // The run's first worker process `off` slower than the rest: its own variance grows with off.
+  const auto flags_beyond = [&](double off) {
+    auto report = history_run(100, 1.0, "simple_cnn", 0.999);
+    for (auto& cell : report.cells) {
+      if (cell.workload != "simple_cnn" || !cell.rounds) continue;
+      for (std::size_t step = 0; step < cell.step_times_s.size(); ++step) {
+        const auto round = static_cast<std::size_t>(cell.rounds->step_round[step]);
+        if (cell.rounds->round_replicate[round] == 0) cell.step_times_s[step] *= 1.0 + off;
+      }
+      ampbench::reports::derive_step_figures(cell);
+    }
+    HistoryCheckOptions options;
+    options.max_slowdown = 0.001;  // the spread decides
+    const auto result = check_against_history(*store_, report, nullptr, "", options);
+    for (const auto& cell : result.cells) {
+      if (cell.cell == kSlow && cell.resolution) return cell.resolution->flags_beyond;
+    }
+    ADD_FAILURE() << render_history_check_text(result);
+    return 0.0;
+  };
+  const double usual = flags_beyond(0.0);
+  // A little noisier than its history's runs, by chance as often as not: judged as they are.
+  EXPECT_DOUBLE_EQ(flags_beyond(0.004), usual);
+  // Clearly noisier (an F test on its worker processes at 0.05): its own excess widens the spread.
+  EXPECT_GT(flags_beyond(0.05), 1.2 * usual);
 }
 
 TEST_F(HistoryCheck, AFasterRunIsAnImprovementAndPasses) {

@@ -33,17 +33,18 @@ TEST(ProbeSlope, PredictsOneMoreRun) {
   const auto fit = *fit_probe_slope(kRuns);
   // At the mean probe, 0.5 above the line: variance 0.0375 * (1 + 1/4) = 0.046875, t = 2.3094;
   // on 2 degrees of freedom P(|T| >= t) = 1 - t / sqrt(t^2 + 2) = 0.1473.
-  const auto at_mean = predict_at_probe(fit, {1.5, 4.625}, 0.0, 0.0);
+  const auto at_mean = predict_at_probe(fit, {1.5, 4.625}, 0.0);
   EXPECT_NEAR(at_mean.ratio, std::exp(0.5), 1e-12);
   const double t = 0.5 / std::sqrt(0.046875);
   EXPECT_NEAR(at_mean.p_value, 1.0 - t / std::sqrt(t * t + 2.0), 1e-6);
   // Away from the mean the slope's own uncertainty widens it: at x = 3, (x - mean)^2 / Sxx = 0.45.
-  const auto at_end = predict_at_probe(fit, {3.0, 7.35 + 0.5}, 0.0, 0.0);
+  const auto at_end = predict_at_probe(fit, {3.0, 7.35 + 0.5}, 0.0);
   const double t_end = 0.5 / std::sqrt(0.0375 * (1.25 + 0.45));
   EXPECT_NEAR(at_end.p_value, 1.0 - t_end / std::sqrt(t_end * t_end + 2.0), 1e-6);
-  // The run's own variance and the floor add to it.
-  EXPECT_GT(predict_at_probe(fit, {1.5, 4.625}, 0.01, 0.0).p_value, at_mean.p_value);
-  EXPECT_GT(predict_at_probe(fit, {1.5, 4.625}, 0.0, 0.1).p_value, at_mean.p_value);
+  // The run's own variance beyond its history's adds to it: 0.046875 + 0.02.
+  const auto noisier = predict_at_probe(fit, {1.5, 4.625}, 0.02);
+  const double t_noisier = 0.5 / std::sqrt(0.066875);
+  EXPECT_NEAR(noisier.p_value, 1.0 - t_noisier / std::sqrt(t_noisier * t_noisier + 2.0), 1e-6);
 }
 
 TEST(ProbeSlope, AppliesOnlyWhereTheHistoryMeasuredIt) {

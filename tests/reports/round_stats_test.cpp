@@ -18,6 +18,17 @@ TEST(StudentTCriticalValue, MatchesTables) {
   EXPECT_NEAR(detail::student_t_critical_value(0.05, 1e6), 1.9600, 1e-3);
 }
 
+TEST(VarianceRatioPValue, MatchesClosedFormsAndTables) {
+  // Two numerator degrees: P(F >= f) = (1 + 2 f / d2)^(-d2 / 2), here 1.6^-5.
+  EXPECT_NEAR(variance_ratio_p_value(3.0, 2, 10), std::pow(1.6, -5.0), 1e-12);
+  // One numerator degree: F is T squared.
+  EXPECT_NEAR(variance_ratio_p_value(2.7764 * 2.7764, 1, 4), 0.05, 1e-5);
+  // F(0.95; 4, 80) = 2.4859 in the tables; equal degrees give 1/2 at a ratio of 1.
+  EXPECT_NEAR(variance_ratio_p_value(2.4859, 4, 80), 0.05, 1e-4);
+  EXPECT_NEAR(variance_ratio_p_value(1.0, 4, 4), 0.5, 1e-12);
+  EXPECT_DOUBLE_EQ(variance_ratio_p_value(0.0, 4, 80), 1.0);
+}
+
 // {1, 2, 4}: logs 0, ln 2, 2 ln 2; mean ln 2 (geometric mean 2), sd ln 2; t(0.975, 2) = 4.3027;
 // half-width 4.3027 ln 2 / sqrt 3 = 1.72186, so the interval is 2 exp(-+1.72186) = [0.3575, 11.190].
 TEST(SummarizeRounds, GeometricMeanWithATIntervalOnLogs) {

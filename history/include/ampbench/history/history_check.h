@@ -5,13 +5,15 @@
 // no probe) is tested as a prediction: is the run's value outside what the history's runs predict
 // for one more run? On logs, t = (log x - mean) / sqrt(s^2 (1 + 1/n) + own), with s^2 the history's
 // variance (at least its runs' own mean variance, as in change_points.h), `own` what the run's own
-// variance from its interval has beyond the history runs' mean own variance (their spread already
-// holds each run's sampling error), and n - 1 degrees of freedom. Beyond max_slowdown with p < alpha,
+// variance from its interval has beyond the history runs' mean own variance where an F test at 0.05
+// says it is beyond (their spread already holds each run's sampling error; a run measurably noisier
+// than they were widens it), and n - 1 degrees of freedom. Beyond max_slowdown with p < alpha,
 // and the raw step time beyond it the same way, is a regression (the reverse an improvement);
 // beyond it without both, inconclusive. Where the history's probe moved enough to measure how far
 // the cell's step follows it (probe_slope.h: the slope known to +-0.5) and the run's probe lies
 // within the range the history saw, the step time is judged at the run's own probe instead: the
-// fit's prediction interval for one more run, n - 2 degrees of freedom, with no confirmation by
+// fit's prediction interval for one more run (its residual spread, no floor under it, and `own` as
+// above), n - 2 degrees of freedom, with no confirmation by
 // the raw time (the slope is what the two views' disagreement measured). A run whose machine probe took beyond 1.3x (or
 // under 1/1.3) its time in the history's runs spent all its rounds in another state of the host, where steps follow the
 // probe by cell in part or more than in full: a change either way is then inconclusive

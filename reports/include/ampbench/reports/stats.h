@@ -146,4 +146,9 @@ struct UTestResult {
 // The t with P(|T| >= t) = two_sided_p (in (0, 1)), e.g. 2.776 for 0.05 and 4 degrees of freedom.
 [[nodiscard]] double student_t_critical(double two_sided_p, double degrees_of_freedom);
 
+// P(F >= ratio) for Snedecor's F: the one-sided p value of a variance estimate on
+// `numerator_degrees` exceeding one on `denominator_degrees` by this ratio, e.g. 0.05 for 2.486
+// on 4 and 80 degrees of freedom.
+[[nodiscard]] double variance_ratio_p_value(double ratio, double numerator_degrees, double denominator_degrees);
+
 }  // namespace ampbench::reports
