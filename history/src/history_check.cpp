@@ -83,6 +83,24 @@ struct Prediction {
   double degrees = 0.0;
 };
 
+// What a figure's own variance on logs rests on: its draws less one (at least one).
+double own_degrees(const FigureValue& value) { return std::max<double>(1.0, static_cast<double>(value.draws) - 1.0); }
+
+// The history runs' mean own variance on logs, and the degrees of freedom it pools.
+struct OwnVariance {
+  double mean = 0.0;
+  double degrees = 0.0;
+};
+OwnVariance own_variance_of(const std::vector<FigureValue>& history) {
+  OwnVariance own;
+  for (const auto& value : history) {
+    own.mean += log_variance(value);
+    own.degrees += own_degrees(value);
+  }
+  own.mean /= static_cast<double>(history.size());
+  return own;
+}
+
 // A run's own variance beyond the history runs' mean own variance, where an F test at
 // kNoisierRunAlpha says it is beyond; else 0. The history's spread already holds each run's own
 // sampling error, so only a run measurably noisier than its runs widens what it is judged against.
@@ -91,21 +109,14 @@ struct Prediction {
 // of 126-180 beyond), and widened every such check (docs/performance.md, "The gate's spread,
 // calibrated").
 constexpr double kNoisierRunAlpha = 0.05;
-double excess_own_variance(const FigureValue& run, const std::vector<FigureValue>& history) {
-  const auto degrees = [](const FigureValue& value) { return std::max<double>(1.0, value.draws - 1.0); };
-  double own = 0.0;
-  double history_degrees = 0.0;
-  for (const auto& value : history) {
-    own += log_variance(value);
-    history_degrees += degrees(value);
-  }
-  own /= static_cast<double>(history.size());
+double excess_own_variance(const FigureValue& run, const OwnVariance& history) {
   const double run_own = log_variance(run);
-  if (!(run_own > own)) return 0.0;
-  if (own > 0.0 && reports::variance_ratio_p_value(run_own / own, degrees(run), history_degrees) >= kNoisierRunAlpha) {
+  if (!(run_own > history.mean)) return 0.0;
+  if (history.mean > 0.0 &&
+      reports::variance_ratio_p_value(run_own / history.mean, own_degrees(run), history.degrees) >= kNoisierRunAlpha) {
     return 0.0;
   }
-  return run_own - own;
+  return run_own - history.mean;
 }
 
 // Whether `value` lies outside what `history` predicts for one more run (see history_check.h): the
@@ -114,18 +125,15 @@ double excess_own_variance(const FigureValue& run, const std::vector<FigureValue
 Prediction predict(const std::vector<FigureValue>& history, const FigureValue& value) {
   const double n = static_cast<double>(history.size());
   double mean = 0.0;
-  double own = 0.0;
-  for (const auto& run : history) {
-    mean += std::log(run.value);
-    own += log_variance(run);
-  }
+  for (const auto& run : history) mean += std::log(run.value);
   mean /= n;
   double squares = 0.0;
   for (const auto& run : history) squares += std::pow(std::log(run.value) - mean, 2);
-  const double variance = std::max(squares / (n - 1.0), own / n);
+  const auto own = own_variance_of(history);
+  const double variance = std::max(squares / (n - 1.0), own.mean);
   Prediction out;
   out.ratio = std::exp(std::log(value.value) - mean);
-  out.log_scale = std::sqrt(variance * (1.0 + 1.0 / n) + excess_own_variance(value, history));
+  out.log_scale = std::sqrt(variance * (1.0 + 1.0 / n) + excess_own_variance(value, own));
   out.degrees = n - 1.0;
   if (out.log_scale == 0.0) {
     out.p_value = out.ratio == 1.0 ? 1.0 : 0.0;
@@ -204,7 +212,8 @@ bool judge_with_probe_slope(const std::vector<SeriesEntry>& raw_entries, const s
   judged.history_runs = history.size();
   // A run's own uncertainty is its per-probe figure's: its raw interval also holds how the host
   // moved between its worker processes, which the probe (timed in every round) follows.
-  const auto prediction = predict_at_probe(*fit, run, excess_own_variance(per_probe, per_probe_history));
+  const auto prediction =
+      predict_at_probe(*fit, run, excess_own_variance(per_probe, own_variance_of(per_probe_history)));
   const double change = prediction.ratio - 1.0;
   judged.step_time_change = change;
   judged.resolution = resolution_of(prediction.log_scale, prediction.degrees, options);
