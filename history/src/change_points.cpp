@@ -5,7 +5,9 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
+#include "ampbench/history/probe_slope.h"
 #include "ampbench/reports/stats.h"
 
 namespace ampbench::history {
@@ -123,17 +125,112 @@ bool accepted(const ChangePoint& change, const ChangePointOptions& options) {
 // stop at. The merge step then holds every candidate to both against its neighbouring segments.
 constexpr double kSplitAlpha = 0.05;
 
-void split(const Transformed& data, std::size_t begin, std::size_t end, const ChangePointOptions& options,
-           std::vector<std::size_t>& found) {
-  if (end - begin < 2 * kMinSegment) return;
-  const std::size_t at = energy_split(data.x, begin, end);
+// Split and merge over [from, end). place(begin, end): the split of a segment; test(begin, split,
+// end): the candidate's change.
+template <typename Place, typename Test>
+std::vector<ChangePoint> split_and_merge(std::size_t from, std::size_t end, const ChangePointOptions& options,
+                                         const Place& place, const Test& test) {
   auto lenient = options;
   lenient.alpha = std::max(options.alpha, kSplitAlpha);
   lenient.min_magnitude = 0.0;
-  if (!accepted(welch(data, begin, at, end, options.scale), lenient)) return;
-  split(data, begin, at, options, found);
-  found.push_back(at);
-  split(data, at, end, options, found);
+  std::vector<std::size_t> found;
+  const auto split = [&](const auto& self, std::size_t begin, std::size_t stop) -> void {
+    if (stop - begin < 2 * kMinSegment) return;
+    const std::size_t at = place(begin, stop);
+    if (!accepted(test(begin, at, stop), lenient)) return;
+    self(self, begin, at);
+    found.push_back(at);
+    self(self, at, stop);
+  };
+  split(split, from, end);
+  const auto neighbours_test = [&](std::size_t k) {
+    return test(k == 0 ? from : found[k - 1], found[k], k + 1 == found.size() ? end : found[k + 1]);
+  };
+  // Merge: a change point must hold against the segments between its neighbours; drop the
+  // weakest that does not, and test the rest again.
+  while (true) {
+    std::size_t weakest = found.size();
+    double weakest_p = -1.0;
+    for (std::size_t k = 0; k < found.size(); ++k) {
+      const auto change = neighbours_test(k);
+      if (!accepted(change, options) && change.p_value > weakest_p) {
+        weakest = k;
+        weakest_p = change.p_value;
+      }
+    }
+    if (weakest == found.size()) break;
+    found.erase(found.begin() + static_cast<std::ptrdiff_t>(weakest));
+  }
+  std::vector<ChangePoint> changes;
+  for (std::size_t k = 0; k < found.size(); ++k) changes.push_back(neighbours_test(k));
+  return changes;
+}
+
+void check_options(const ChangePointOptions& options) {
+  if (!(options.alpha > 0 && options.alpha < 1) || !(options.min_magnitude >= 0) ||
+      !std::isfinite(options.min_magnitude)) {
+    throw std::invalid_argument("change points: alpha must be in (0, 1) and min_magnitude finite and >= 0");
+  }
+}
+
+// A probed series on logs: each run's step time and probe, and the own sds of its two figures.
+struct ProbedLogs {
+  std::vector<ProbeAndStep> runs;
+  std::vector<double> step_sd;       // the step time's own sd
+  std::vector<double> per_probe_sd;  // the per-probe figure's
+};
+
+// How far a step follows the probe over these runs, held to [0, 1]; 0 where the probe never moved.
+double follows(const std::vector<ProbeAndStep>& runs) {
+  const auto fit = fit_probe_slope(runs);
+  return fit ? std::clamp(fit->slope, 0.0, 1.0) : 0.0;
+}
+
+// The runs' step times with the probe's share taken out at `slope` (at the runs' mean probe), each
+// with the own variance of that mix of its two figures.
+Transformed at_probe(const ProbedLogs& logs, std::size_t begin, std::size_t end, double slope) {
+  double mean_log_probe = 0.0;
+  for (std::size_t i = begin; i < end; ++i) mean_log_probe += logs.runs[i].log_probe;
+  mean_log_probe /= static_cast<double>(end - begin);
+  Transformed out;
+  for (std::size_t i = begin; i < end; ++i) {
+    out.x.push_back(logs.runs[i].log_step - slope * (logs.runs[i].log_probe - mean_log_probe));
+    out.variance.push_back(std::pow((1.0 - slope) * logs.step_sd[i] + slope * logs.per_probe_sd[i], 2));
+  }
+  return out;
+}
+
+// The slope within the two sides of a split, pooled: each side's runs about their own means.
+double follows_within(const ProbedLogs& logs, std::size_t begin, std::size_t split, std::size_t end) {
+  std::vector<ProbeAndStep> centred;
+  for (const auto& [first, last] : {std::pair{begin, split}, std::pair{split, end}}) {
+    ProbeAndStep mean;
+    for (std::size_t i = first; i < last; ++i) {
+      mean.log_probe += logs.runs[i].log_probe / static_cast<double>(last - first);
+      mean.log_step += logs.runs[i].log_step / static_cast<double>(last - first);
+    }
+    for (std::size_t i = first; i < last; ++i) {
+      centred.push_back({logs.runs[i].log_probe - mean.log_probe, logs.runs[i].log_step - mean.log_step});
+    }
+  }
+  return follows(centred);
+}
+
+// The split of [begin, end) at equal probe. The slope over the whole segment takes a change that
+// coincides with a move of the probe partly for the probe's, so the split it places is placed again
+// at the slope within its sides, until it stays put (a few rounds at most).
+std::size_t place_at_probe(const ProbedLogs& logs, std::size_t begin, std::size_t end) {
+  constexpr int kMaxRounds = 4;
+  const std::vector<ProbeAndStep> segment(logs.runs.begin() + static_cast<std::ptrdiff_t>(begin),
+                                          logs.runs.begin() + static_cast<std::ptrdiff_t>(end));
+  std::size_t at = begin + energy_split(at_probe(logs, begin, end, follows(segment)).x, 0, end - begin);
+  for (int round = 0; round < kMaxRounds; ++round) {
+    const double slope = follows_within(logs, begin, at, end);
+    const std::size_t again = begin + energy_split(at_probe(logs, begin, end, slope).x, 0, end - begin);
+    if (again == at) break;
+    at = again;
+  }
+  return at;
 }
 
 }  // namespace
@@ -168,38 +265,45 @@ ChangePoint test_split(const std::vector<SeriesPoint>& series, std::size_t begin
 
 std::vector<ChangePoint> find_change_points(const std::vector<SeriesPoint>& series, const ChangePointOptions& options,
                                             std::size_t from) {
-  if (!(options.alpha > 0 && options.alpha < 1) || !(options.min_magnitude >= 0) ||
-      !std::isfinite(options.min_magnitude)) {
-    throw std::invalid_argument("change points: alpha must be in (0, 1) and min_magnitude finite and >= 0");
-  }
+  check_options(options);
   if (from >= series.size()) return {};
   const auto data = transform(series, options.scale);
-  std::vector<std::size_t> found;
-  split(data, from, series.size(), options, found);
-  // Merge: a change point must hold against the segments between its neighbours; drop the
-  // weakest that does not, and test the rest again.
-  while (true) {
-    std::size_t weakest = found.size();
-    double weakest_p = -1.0;
-    for (std::size_t k = 0; k < found.size(); ++k) {
-      const std::size_t begin = k == 0 ? from : found[k - 1];
-      const std::size_t end = k + 1 == found.size() ? series.size() : found[k + 1];
-      const auto change = welch(data, begin, found[k], end, options.scale);
-      if (!accepted(change, options) && change.p_value > weakest_p) {
-        weakest = k;
-        weakest_p = change.p_value;
-      }
-    }
-    if (weakest == found.size()) break;
-    found.erase(found.begin() + static_cast<std::ptrdiff_t>(weakest));
+  return split_and_merge(
+      from, series.size(), options,
+      [&](std::size_t begin, std::size_t end) { return energy_split(data.x, begin, end); },
+      [&](std::size_t begin, std::size_t split, std::size_t end) {
+        return welch(data, begin, split, end, options.scale);
+      });
+}
+
+std::vector<ChangePoint> find_change_points_at_probe(const std::vector<ProbedPoint>& series,
+                                                     const ChangePointOptions& options) {
+  check_options(options);
+  if (options.scale != ChangeScale::kRelative) {
+    throw std::invalid_argument("change points at the probe: a step time is a relative figure");
   }
-  std::vector<ChangePoint> changes;
-  for (std::size_t k = 0; k < found.size(); ++k) {
-    const std::size_t begin = k == 0 ? from : found[k - 1];
-    const std::size_t end = k + 1 == found.size() ? series.size() : found[k + 1];
-    changes.push_back(welch(data, begin, found[k], end, options.scale));
+  ProbedLogs logs;
+  std::vector<SeriesPoint> step_times;
+  std::vector<SeriesPoint> per_probe;
+  for (const auto& point : series) {
+    step_times.push_back(point.step_time);
+    per_probe.push_back(point.per_probe);
   }
-  return changes;
+  const auto steps = transform(step_times, options.scale);
+  const auto ratios = transform(per_probe, options.scale);
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    logs.runs.push_back({steps.x[i] - ratios.x[i], steps.x[i]});
+    logs.step_sd.push_back(std::sqrt(steps.variance[i]));
+    logs.per_probe_sd.push_back(std::sqrt(ratios.variance[i]));
+  }
+  return split_and_merge(
+      0, series.size(), options, [&](std::size_t begin, std::size_t end) { return place_at_probe(logs, begin, end); },
+      [&](std::size_t begin, std::size_t split, std::size_t end) {
+        const auto data = at_probe(logs, begin, end, follows_within(logs, begin, split, end));
+        auto change = welch(data, 0, split - begin, end - begin, options.scale);
+        change.index = split;
+        return change;
+      });
 }
 
 }  // namespace ampbench::history

@@ -222,7 +222,9 @@ struct HistoryStore::Impl {
   }
 
   // The series' runs after its last change point (at most kChangePointWindow of them), searched
-  // for change points; those found are stored as found by `run_id`. A step-time series is searched
+  // for change points; those found are stored as found by `run_id`. The raw step time is searched
+  // at equal probe, the probe's share taken out at the cell's own slope, where its runs all have a
+  // probe (change_points.h). A step-time series is searched
   // without the runs the host spent wholly in another state (host_state.h), judged over the same
   // runs of the other step-time figure: their steps follow the probe by cell, and one such run made
   // a false change point in a series of identical code. A change found after such runs has the
@@ -238,18 +240,31 @@ struct HistoryStore::Impl {
     const auto window = static_cast<std::int64_t>(kChangePointWindow);
     const auto segment = series(testbed, cell_id, figure, from, until, window);
     std::set<std::int64_t> other_state;
+    std::map<std::int64_t, FigureValue> per_probe;  // a step time's per-probe figure, by run
     if (const auto partner = host_state_partner(figure)) {
-      other_state = runs_in_other_host_state(figure, segment, series(testbed, cell_id, *partner, from, until, window));
+      const auto partner_segment = series(testbed, cell_id, *partner, from, until, window);
+      other_state = runs_in_other_host_state(figure, segment, partner_segment);
+      if (figure == Figure::kStepTime) {
+        for (const auto& entry : partner_segment) per_probe[entry.run_id] = entry.value;
+      }
     }
     std::vector<std::int64_t> runs;
     std::vector<SeriesPoint> points;
+    std::vector<ProbedPoint> probed;
     for (const auto& entry : segment) {
       if (other_state.count(entry.run_id) > 0) continue;
       runs.push_back(entry.run_id);
       points.push_back(entry.value);
+      if (const auto ratio = per_probe.find(entry.run_id); ratio != per_probe.end()) {
+        probed.push_back({entry.value, ratio->second});
+      }
     }
+    // The step time is searched at equal probe where every run has one (change_points.h).
+    const auto changes = !probed.empty() && probed.size() == points.size()
+                             ? find_change_points_at_probe(probed, change_point_options(figure))
+                             : find_change_points(points, change_point_options(figure));
     std::vector<StoredChangePoint> found;
-    for (const auto& change : find_change_points(points, change_point_options(figure))) {
+    for (const auto& change : changes) {
       StoredChangePoint stored{runs[change.index], runs[change.index - 1], run_id, change};
       Statement insert(db(),
                        "INSERT INTO change_points (testbed_id, cell_id, figure, run_id, previous_run, found_at_run, "

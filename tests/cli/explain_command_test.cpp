@@ -27,7 +27,9 @@ TEST(ExplainCommand, OnTheDefaultSuitesCells) {
   const auto suffix = "/" + report.config.device + "/default";
 
   // Every cell's categories and what they leave out add up to its profiled step. On a CPU, where
-  // the host's ops are the step, the categories cover it within 10%. On a GPU they are the
+  // the host's ops are the step, the categories cover most of it: 96-100% by cell on a quiet host,
+  // while the host's preemptions between ops are unattributed (the transformer's BF16 89.97% with
+  // two busy loops beside the test, session 29), so the bound is 75%. On a GPU they are the
   // kernels' time, and the default preset's steps are the host issuing them: on an H200 the
   // categories held 2-5% of each step and "unattributed" (the device idle) the rest (session 24).
   for (const auto& cell : report.cells) {
@@ -36,7 +38,7 @@ TEST(ExplainCommand, OnTheDefaultSuitesCells) {
     for (const auto& category : cell.breakdown->categories) categorised += category.seconds_per_step;
     EXPECT_GT(categorised, 0.0) << cell.workload << "/" << cell.mode;
     if (cell.device == "cpu") {
-      EXPECT_GE(categorised, 0.9 * cell.breakdown->step_time_s)
+      EXPECT_GE(categorised, 0.75 * cell.breakdown->step_time_s)
           << cell.workload << "/" << cell.mode << ": unattributed " << cell.breakdown->unattributed_s << " of "
           << cell.breakdown->step_time_s;
     }

@@ -1,6 +1,7 @@
 // E-Divisive change points on small series whose answers are worked out by hand.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <stdexcept>
 
 #include "ampbench/history/change_points.h"
@@ -10,6 +11,8 @@ namespace {
 using ampbench::history::ChangePointOptions;
 using ampbench::history::ChangeScale;
 using ampbench::history::find_change_points;
+using ampbench::history::find_change_points_at_probe;
+using ampbench::history::ProbedPoint;
 using ampbench::history::SeriesPoint;
 using ampbench::history::test_split;
 
@@ -125,12 +128,68 @@ TEST(ChangePoints, TooShortASeriesHasNone) {
   EXPECT_TRUE(find_change_points(points({1, 1, 1, 2, 2, 2, 2}), {}).empty());  // under two segments of 4
 }
 
+// `count` runs whose step time is 10 ms x probe^follows, times `code` from run `changed` on, each
+// measured +-1% (both figures); the probe wiggles by +-`wiggle` (the pattern of level()) around 1,
+// which moves by the factor `host_move` from run `changed` on.
+struct Probed {
+  std::vector<ProbedPoint> runs;
+  std::vector<SeriesPoint> step_times;
+};
+Probed probed_series(int count, int changed, double follows, double code, double wiggle, double host_move) {
+  Probed out;
+  for (int i = 0; i < count; ++i) {
+    const double pattern = i % 3 == 0 ? 0.0 : i % 3 == 1 ? 1.0 : -1.0;
+    const double probe = (i >= changed ? host_move : 1.0) * (1.0 + wiggle * pattern);
+    const double step = 0.01 * std::pow(probe, follows) * (i >= changed ? code : 1.0);
+    const SeriesPoint step_time{step, step / 1.01, step * 1.01};
+    out.step_times.push_back(step_time);
+    out.runs.push_back({step_time, {step / probe, step / probe / 1.01, step / probe * 1.01}});
+  }
+  return out;
+}
+
+// The series at equal probe has one change point, at `index`, of exactly `magnitude`.
+void expect_one_change_at_probe(const Probed& series, std::size_t index, double magnitude) {
+  const auto found = find_change_points_at_probe(series.runs, {});
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].index, index);
+  EXPECT_NEAR(found[0].magnitude, magnitude, 1e-9);
+}
+
+TEST(ChangePointsAtProbe, AMoveOfTheHostTheStepFollowsIsNoChange) {
+  // The host 12% faster from run 10, the step following the probe 0.7 of the way, within each side
+  // too: at equal probe every run is the same (the step time 0.88^0.7 = -8.6% raw is a change).
+  const auto series = probed_series(20, 10, 0.7, 1.0, 0.03, 0.88);
+  EXPECT_TRUE(find_change_points_at_probe(series.runs, {}).empty());
+  const auto raw = find_change_points(series.step_times, {});
+  ASSERT_EQ(raw.size(), 1u);
+  EXPECT_EQ(raw[0].index, 10u);
+}
+
+TEST(ChangePointsAtProbe, ACodeChangeIsMeasuredAtEqualProbe) {
+  // +6% from run 12; the probe wiggles +-8% and the step follows it 0.7 of the way (+-5.6%), which
+  // hides the change in the raw step time (t about 3 over 12 runs a side: p about 0.005). At equal
+  // probe the sides are flat: the change is exactly +6%.
+  const auto series = probed_series(24, 12, 0.7, 1.06, 0.08, 1.0);
+  EXPECT_TRUE(find_change_points(series.step_times, {}).empty());
+  expect_one_change_at_probe(series, 12, 0.06);
+}
+
+TEST(ChangePointsAtProbe, AChangeCoincidingWithAMoveOfTheProbeIsNotTakenForIt) {
+  // The code 10% slower and the host 10% slower at run 12, the step following the probe half way:
+  // the raw step time rose 1.1 x 1.1^0.5 = +15.4%. The slope within the sides (0.5) takes out the
+  // probe's share alone; over the whole segment the move would read as the probe's.
+  expect_one_change_at_probe(probed_series(24, 12, 0.5, 1.1, 0.05, 1.1), 12, 0.1);
+}
+
 TEST(ChangePoints, BadInputIsRefused) {
   EXPECT_THROW((void)find_change_points(points({1, 0, 1, 1, 1, 1, 1, 1}), {}), std::invalid_argument);
   ChangePointOptions bad;
   bad.alpha = 0.0;
   EXPECT_THROW((void)find_change_points(points(level(1.0, 10)), bad), std::invalid_argument);
   EXPECT_THROW((void)test_split(points({1, 2}), 0, 2, 2, ChangeScale::kAbsolute), std::invalid_argument);
+  EXPECT_THROW((void)find_change_points_at_probe(probed_series(10, 5, 0.5, 1.0, 0.05, 1.0).runs, absolute(0.05)),
+               std::invalid_argument);
 }
 
 }  // namespace

@@ -18,6 +18,13 @@
 // absolute ones. Incremental use: find_change_points(series, from) only looks at the runs from
 // `from` on (the segment after the last change point already found): adding a run never moves a
 // change point found before it.
+//
+// A step time with the machine probe beside it (find_change_points_at_probe) is compared at equal
+// probe: the probe's share is taken out at the slope the series' own runs show, as the gate does
+// (probe_slope.h). The raw step time moves with the host's state, the step time per probe as far
+// as the probe, while a cell's step follows the probe 0.5-1.0 of the way. Over four stored series
+// of identical runs the raw series held 15 false change points and found 5 of 36 synthetic +8%
+// steps at their run; at equal probe 4 and 24 (docs/performance.md, "The step time at its probe").
 #pragma once
 
 #include <cstddef>
@@ -56,6 +63,22 @@ struct ChangePoint {
 // or an absolute one with a value that is not finite, or options out of range.
 [[nodiscard]] std::vector<ChangePoint> find_change_points(const std::vector<SeriesPoint>& series,
                                                           const ChangePointOptions& options, std::size_t from = 0);
+
+// A run of a step-time series: its step time and its step time per probe (the probe is their
+// ratio), each with its own interval.
+struct ProbedPoint {
+  SeriesPoint step_time;
+  SeriesPoint per_probe;
+};
+
+// The step time's change points at equal probe, on logs. Placing a split, the probe's share is
+// taken out at the segment's slope; testing it, at the slope within its two sides pooled (so that a
+// change that coincides with a move of the probe is not taken for the probe's), both held to
+// [0, 1]: a step follows the probe at most all the way and never against it. A run's own variance
+// is that of the same mix of its two figures, their worker spreads taken as moving together (the
+// most it can be: their covariance is not stored). Throws as find_change_points.
+[[nodiscard]] std::vector<ChangePoint> find_change_points_at_probe(const std::vector<ProbedPoint>& series,
+                                                                   const ChangePointOptions& options);
 
 // The test applied to one candidate: the points [begin, split) against [split, end).
 [[nodiscard]] ChangePoint test_split(const std::vector<SeriesPoint>& series, std::size_t begin, std::size_t split,
