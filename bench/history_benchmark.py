@@ -71,6 +71,13 @@ def change_points(binary, db):
     return found, shown
 
 
+def remove_db(path):
+    """An SQLite history gone, with its write-ahead log, so that the runs are added afresh."""
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(path + suffix):
+            os.remove(path + suffix)
+
+
 def write_json(path, report):
     with open(path, "w") as f:
         json.dump(report, f)
@@ -84,18 +91,13 @@ def t_upper_tail(t, degrees):
     return 0.5 * math.erfc(z / math.sqrt(2.0))
 
 
-def resolutions(markdown):
-    """Per cell of `history check --md`: (verdict, history runs, the step-time change the check saw,
-    the change it flags beyond, the change it flags 9 times in 10), for the cells whose step time it judged."""
-    cells = {}
-    for line in markdown.splitlines():
-        fields = [f.strip() for f in line.strip().strip("|").split("|")]
-        if len(fields) < 6 or not fields[3].endswith("%") or not fields[4].endswith(")"):
-            continue
-        beyond, caught = fields[4].rstrip(")").split(" (")
-        cells[fields[0]] = (fields[1], int(fields[2]), float(fields[3].rstrip("%")) / 100,
-                            float(beyond.rstrip("%")) / 100, float(caught.rstrip("%")) / 100)
-    return cells
+def resolutions(verdicts):
+    """Per cell of `history check --format json`: (verdict, history runs, the step-time change the
+    check saw, the change it flags beyond, the change it flags 9 times in 10), for the cells whose
+    step time it judged."""
+    return {cell["cell"]: (cell["verdict"], cell["history_runs"], cell["step_time_change"], cell["flags_beyond"],
+                           cell["caught_from"])
+            for cell in json.loads(verdicts)["cells"] if cell["step_time_change"] is not None}
 
 
 def flag_probability(cell, effect):
@@ -118,16 +120,11 @@ def spread_of(cell):
 def check_with_protocol(binary, db, current, rerun, *extra):
     """`history check` of one run; on exit 4, again with the next run as --rerun. Keeps each cell's
     resolution (see resolutions)."""
-    markdown = os.path.join(os.path.dirname(current), "verdict.md")
-    code, out, _, wall = ampbench(binary, "history", "check", current, "--db", db, "--md", markdown, *extra)
-    entry = {"exit": code, "wall_s": wall}
-    with open(markdown) as f:
-        entry["cells"] = resolutions(f.read())
-    os.remove(markdown)
+    code, out, _, wall = ampbench(binary, "history", "check", current, "--db", db, "--format", "json", *extra)
+    entry = {"exit": code, "wall_s": wall, "cells": resolutions(out)}
     if code == 4:
         entry["rerun_exit"], entry["rerun_output"] = ampbench(binary, "history", "check", current, "--rerun", rerun,
                                                               "--db", db, *extra)[:2]
-        entry["output"] = out
     return entry
 
 
@@ -137,12 +134,14 @@ def rolling_gate(binary, db, paths, slow_paths, runs, at, slowdown, first=10):
     its rerun; and each slowed run judged against the runs before the change, with the next slowed
     run as its rerun. More checks than the further runs alone, so a false-alarm rate and a detection
     rate per run, not one verdict."""
-    identical = [check_with_protocol(binary, db, paths[k], paths[k + 1], "--before-run", str(k + 1))
-                 for k in range(first, runs)]
-    slowed_checks = [check_with_protocol(binary, db, slow_paths[k], slow_paths[k + 1], "--before-run", str(at + 1))
-                     for k in range(at, len(slow_paths) - 1)]
+    identical = {k + 1: check_with_protocol(binary, db, paths[k], paths[k + 1], "--before-run", str(k + 1))
+                 for k in range(first, runs)}
+    slowed_checks = {k + 1: check_with_protocol(binary, db, slow_paths[k], slow_paths[k + 1], "--before-run",
+                                                str(at + 1))
+                     for k in range(at, len(slow_paths) - 1)}
     summary = {}
-    for name, checks, effect in (("identical", identical, 0.0), ("slowed", slowed_checks, slowdown)):
+    for name, by_run, effect in (("identical", identical, 0.0), ("slowed", slowed_checks, slowdown)):
+        checks = list(by_run.values())
         cells = [(label, cell) for c in checks for label, cell in c["cells"].items()]
         # The host's level under the judged runs, per cell: the mean change they show less the
         # known one (the unslowed runs drift too, which no prediction from the history can know).
@@ -169,7 +168,13 @@ def rolling_gate(binary, db, paths, slow_paths, runs, at, slowdown, first=10):
                          "changes_in_spreads_sd": statistics.stdev(
                              (math.log1p(cell[2]) - math.log1p(effect) - level[label]) / spread_of(cell)[1]
                              for label, cell in cells) if len(cells) > 1 else None,
-                         "flags_beyond": sorted(cell[3] for _, cell in cells)}
+                         "flags_beyond": sorted(cell[3] for _, cell in cells),
+                         # Which run flagged which cell (run ids 1-based), the change it saw, where the
+                         # check put its line, and what the rerun said of the whole run.
+                         "flagged": [{"run": run, "cell": label, "change": cell[2], "flags_beyond": cell[3],
+                                      "rerun_exit": check.get("rerun_exit")}
+                                     for run, check in by_run.items() for label, cell in check["cells"].items()
+                                     if cell[0] == "needs confirmation"]}
     return summary
 
 
@@ -258,9 +263,7 @@ def main():
     summary = {"runs": args.runs, "further": args.further, "run_walls_s": walls}
     # False alarms: identical code.
     identical_db = os.path.join(args.out, "identical.sqlite")
-    for suffix in ("", "-wal", "-shm"):
-        if os.path.exists(identical_db + suffix):
-            os.remove(identical_db + suffix)
+    remove_db(identical_db)
     must(args.binary, "history", "add", "--db", identical_db, *paths[:args.runs])
     found, shown = change_points(args.binary, identical_db)
     checks = [check_with_protocol(args.binary, identical_db, paths[args.runs + i], paths[args.runs + i + 1])
@@ -285,9 +288,7 @@ def main():
                   write_json(os.path.join(slow_dir, f"run{i}.json"), slowed(reports[i], 1.0 + args.slowdown))
                   for i in range(args.runs)]
     slow_db = os.path.join(args.out, "slowed.sqlite")
-    for suffix in ("", "-wal", "-shm"):
-        if os.path.exists(slow_db + suffix):
-            os.remove(slow_db + suffix)
+    remove_db(slow_db)
     must(args.binary, "history", "add", "--db", slow_db, *slow_paths)
     found_slow, shown_slow = change_points(args.binary, slow_db)
     step_series = [(t["name"], s["cell"]) for t in shown_slow["testbeds"] for s in t["series"]
@@ -316,6 +317,16 @@ def main():
             missed.append({"cell": series["cell"], "figure": series["figure"],
                            "effective_step": statistics.mean(after) / statistics.mean(before) - 1.0,
                            "spread_before": statistics.stdev(before) / statistics.mean(before)})
+    # What the history of the runs before the change says its search finds within 10 runs, per
+    # step-time series (`history show`'s "finds a step of"): the +8% should be found 9 times in 10
+    # where it said 8% or less, and less often where it said more.
+    before_db = os.path.join(args.out, "before.sqlite")
+    remove_db(before_db)
+    must(args.binary, "history", "add", "--db", before_db, *paths[:args.at])
+    stated = {(series["cell"], series["figure"]): series["detectable_change"]
+              for testbed in change_points(args.binary, before_db)[1]["testbeds"] for series in testbed["series"]
+              if series["figure"] in STEP_TIME_FIGURES}
+    resolvable = {key for key, step in stated.items() if step is not None and step <= args.slowdown + 1e-9}
     # The last stored run's rerun is the first further one; the last slowed run's, the slowed current.
     summary["rolling"] = rolling_gate(args.binary, identical_db, paths, slow_paths + [slow_current], args.runs,
                                       args.at, args.slowdown)
@@ -323,7 +334,11 @@ def main():
         "step_time_series": len(step_series),
         "missed": missed,
         "found_at_expected_run": len(hits),
-        "series_with_a_hit": len({(c[0], c[1]) for c in hits}),
+        "series_with_a_hit": len(hit_series),
+        "stated_detectable": {f"{cell} {figure}": step for (cell, figure), step in sorted(stated.items())},
+        "stated_resolvable": len(resolvable),
+        "stated_resolvable_found": len(resolvable & hit_series),
+        "stated_unresolvable_found": len(hit_series - resolvable),
         "elsewhere": elsewhere,
         "check_alone_exit": alone[0],
         "check_with_rerun_exit": both[0],
@@ -332,9 +347,7 @@ def main():
 
     # Cost with a big store: an SQLite file, and (--postgres) a PostgreSQL server.
     big_db = os.path.join(args.out, "big.sqlite")
-    for suffix in ("", "-wal", "-shm"):
-        if os.path.exists(big_db + suffix):
-            os.remove(big_db + suffix)
+    remove_db(big_db)
 
     def sqlite_size():
         if not os.path.exists(big_db):
@@ -359,6 +372,11 @@ def main():
           f"({sum(bool(c[4]) for c in slow['elsewhere'])} named the machine's; target: all, 0); "
           f"history check of a slowed run: exit {slow['check_alone_exit']} alone (4), "
           f"{slow['check_with_rerun_exit']} with a slowed rerun (1)")
+    steps = sorted(step for step in slow["stated_detectable"].values() if step is not None)
+    print(f"  the history of runs 1-{args.at} said its search finds a step of {steps[0]:.1%} to {steps[-1]:.1%} "
+          f"within 10 runs (9 times in 10), by series; {slow['stated_resolvable']} said {args.slowdown:.0%} or "
+          f"less: the +{args.slowdown:.0%} found in {slow['stated_resolvable_found']} of them, and in "
+          f"{slow['stated_unresolvable_found']} of the {slow['step_time_series'] - slow['stated_resolvable']} others")
     rolling = summary["rolling"]
     print(f"the gate run by run: {rolling['identical']['flagged_alone']} of {rolling['identical']['checks']} identical "
           f"runs flagged alone (each against the runs before it), {rolling['identical']['failed_with_rerun']} failed "
@@ -376,6 +394,10 @@ def main():
                   f"median {statistics.median(beyond):+.1%}), {judged['cells_flagged_predicted_at_level']:.1f} "
                   f"with the host's level under those runs ({levels[0]:+.1%} to {levels[-1]:+.1%} by cell); the "
                   f"changes they saw spread {judged['changes_in_spreads_sd']:.2f} of the spreads the checks stated")
+        if name == "identical":
+            for flag in judged["flagged"]:
+                print(f"    run {flag['run']} flagged {flag['cell']}: {flag['change']:+.1%} (flagged beyond "
+                      f"{flag['flags_beyond']:+.1%}); with the next run as rerun the check exited {flag['rerun_exit']}")
     if ident["other_host_state"]:
         print("  runs the host spent in another state, left out of the step-time search: " + ", ".join(
             f"run {run} ({count} series)" for run, count in sorted(ident["other_host_state"].items())))

@@ -71,11 +71,17 @@ std::string shell_word(const std::string& word) {
   return quoted + "'";
 }
 
-std::string percent(double fraction) {
+std::string percent(double fraction, bool signed_value = true) {
   std::ostringstream text;
-  text << std::showpos << std::fixed << std::setprecision(1) << fraction * 100.0 << "%";
+  if (signed_value) text << std::showpos;
+  text << std::fixed << std::setprecision(1) << fraction * 100.0 << "%";
   return text.str();
 }
+
+// show's statement of what each series' search can find: the step found 9 times in 10 once this
+// many runs have come after it (the further runs of the targets, and a CI week of nightlies
+// and merges on a busy branch).
+constexpr std::size_t kDetectableWithinRuns = 10;
 
 std::string figure_value(history::Figure figure, double value) {
   std::ostringstream text;
@@ -262,6 +268,13 @@ nlohmann::json show_json(const history::HistoryStore& store, const std::vector<h
                {"attribution", causes[i]},
                {"commits", commit_of(entries, change.previous_run) + ".." + commit_of(entries, change.run_id)}});
         }
+        const auto detectable = store.detectable_change(row.id, cell, figure, kDetectableWithinRuns);
+        series["detectable_change"] = detectable ? nlohmann::json(*detectable) : nlohmann::json(nullptr);
+        series["detectable_within_runs"] = kDetectableWithinRuns;
+        series["detectable"] = !detectable ? ""
+                               : history::change_scale(figure) == history::ChangeScale::kRelative
+                                   ? percent(*detectable, false)
+                                   : figure_value(figure, *detectable);
         testbed["series"].push_back(std::move(series));
       }
     }
@@ -280,7 +293,8 @@ std::string show_text(const nlohmann::json& shown) {
       out << "  " << fact << ": " << value.get<std::string>() << "\n";
     for (const auto& series : testbed["series"]) {
       out << series["cell"].get<std::string>() << " " << series["figure"].get<std::string>() << ": "
-          << reports::history_runs_text(series) << ", last " << series["last"].get<std::string>() << "\n";
+          << reports::history_runs_text(series) << ", last " << series["last"].get<std::string>()
+          << reports::detectable_text(series) << "\n";
       for (const auto& change : series["change_points"]) {
         const auto attribution = change["attribution"].get<std::string>();
         out << "  change point at run " << change["run"].get<std::int64_t>() << ": "
@@ -292,10 +306,15 @@ std::string show_text(const nlohmann::json& shown) {
   return out.str();
 }
 
-int show(const HistoryFlags& flags) {
+// show's and check's --format, refused before anything is read.
+void check_format(const HistoryFlags& flags) {
   if (flags.format != "text" && flags.format != "json") {
     throw UsageError("--format: expected 'text' or 'json', got '" + flags.format + "'");
   }
+}
+
+int show(const HistoryFlags& flags) {
+  check_format(flags);
   figures_of(flags);  // an unknown --figure is refused before the database is opened
   const history::HistoryStore store(database(flags), history::HistoryStore::Access::kRead);
   auto testbeds = store.testbeds();
@@ -334,6 +353,7 @@ int import_runs(const HistoryFlags& flags) {
 }
 
 int check(const HistoryFlags& flags) {
+  check_format(flags);
   history::HistoryCheckOptions options;
   options.window = flags.window;
   options.min_runs = flags.min_runs;
@@ -352,7 +372,8 @@ int check(const HistoryFlags& flags) {
   const auto result = history::check_against_history(store, current, rerun ? &*rerun : nullptr, flags.testbed, options);
   write_output_files(
       {{"--md", flags.markdown, flags.markdown.empty() ? "" : history::render_history_check_markdown(result)}});
-  print_to_stdout(history::render_history_check_text(result));
+  print_to_stdout(flags.format == "json" ? history::render_history_check_json(result)
+                                         : history::render_history_check_text(result));
   if (result.regressed > 0) return kExitRegression;
   return result.needs_confirmation > 0 ? kExitNeedsConfirmation : kExitSuccess;
 }
@@ -492,6 +513,8 @@ Action add_history_command(CLI::App& app) {
                    "Largest acceptable growth of peak tensor memory over the history's median")
       ->capture_default_str();
   check_command->add_option("--alpha", flags->alpha, "Significance level of the step-time test")->capture_default_str();
+  check_command->add_option("--format", flags->format,
+                            "text or json (the verdicts for a program; the exit code is the same)");
   check_command->add_option("--md", flags->markdown, "Also write the verdicts as Markdown to FILE");
   check_command->add_option("--cell", flags->cell, "Judge only this cell");
   check_command->add_option("--before-run", flags->before_run,

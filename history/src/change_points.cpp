@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <random>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "ampbench/history/probe_slope.h"
@@ -173,12 +175,37 @@ void check_options(const ChangePointOptions& options) {
   }
 }
 
+void check_options_at_probe(const ChangePointOptions& options) {
+  check_options(options);
+  if (options.scale != ChangeScale::kRelative) {
+    throw std::invalid_argument("change points at the probe: a step time is a relative figure");
+  }
+}
+
 // A probed series on logs: each run's step time and probe, and the own sds of its two figures.
 struct ProbedLogs {
   std::vector<ProbeAndStep> runs;
   std::vector<double> step_sd;       // the step time's own sd
   std::vector<double> per_probe_sd;  // the per-probe figure's
 };
+
+ProbedLogs probed_logs(const std::vector<ProbedPoint>& series) {
+  std::vector<SeriesPoint> step_times;
+  std::vector<SeriesPoint> per_probe;
+  for (const auto& point : series) {
+    step_times.push_back(point.step_time);
+    per_probe.push_back(point.per_probe);
+  }
+  const auto steps = transform(step_times, ChangeScale::kRelative);
+  const auto ratios = transform(per_probe, ChangeScale::kRelative);
+  ProbedLogs logs;
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    logs.runs.push_back({steps.x[i] - ratios.x[i], steps.x[i]});
+    logs.step_sd.push_back(std::sqrt(steps.variance[i]));
+    logs.per_probe_sd.push_back(std::sqrt(ratios.variance[i]));
+  }
+  return logs;
+}
 
 // How far a step follows the probe over these runs, held to [0, 1]; 0 where the probe never moved.
 double follows(const std::vector<ProbeAndStep>& runs) {
@@ -233,6 +260,74 @@ std::size_t place_at_probe(const ProbedLogs& logs, std::size_t begin, std::size_
   return at;
 }
 
+// The step, in sds of the runs' spread, that the search finds at its run +- 1 in 9 of 10 series of
+// independent normal runs: `before` runs, the step, then runs added one at a time until `after`
+// have come, the search run over them after each as `history add` runs it (a change found first
+// elsewhere is a miss). Welch's formula, (t(1 - alpha/2) + t(0.9)) standard errors, promises 9
+// in 10 at the true split; the energy statistic places the split a run or two off in about one
+// series of six at that step, so the step is measured here: by bisection over a fixed set of
+// seeded series (the same on every machine), cached per geometry. A before-side beyond
+// kSimulatedBefore runs is simulated at that many (its mean is then nearly exact; the step stated
+// is a little larger than it is).
+double step_found_nine_in_ten(std::size_t before, std::size_t after, double alpha) {
+  constexpr std::size_t kSimulatedBefore = 40;
+  constexpr int kSeries = 200;
+  constexpr double kFound = 0.9;
+  before = std::min(before, kSimulatedBefore);
+  after = std::max(after, kMinSegment);
+  thread_local std::map<std::tuple<std::size_t, std::size_t, double>, double> cache;
+  const auto key = std::tuple{before, after, alpha};
+  if (const auto cached = cache.find(key); cached != cache.end()) return cached->second;
+
+  std::mt19937_64 engine(33);
+  std::normal_distribution<double> normal;
+  std::vector<std::vector<double>> noise(kSeries, std::vector<double>(before + after));
+  for (auto& series : noise) {
+    for (auto& value : series) value = normal(engine);
+  }
+  ChangePointOptions options;
+  options.alpha = alpha;
+  options.min_magnitude = 0.0;
+  options.scale = ChangeScale::kAbsolute;
+  const auto found_share = [&](double step) {
+    int found = 0;
+    for (const auto& series : noise) {
+      Transformed data{series, std::vector<double>(series.size(), 0.0)};
+      for (std::size_t i = before; i < data.x.size(); ++i) data.x[i] += step;
+      for (std::size_t end = before + kMinSegment; end <= data.x.size(); ++end) {
+        const auto changes = split_and_merge(
+            0, end, options, [&](std::size_t first, std::size_t last) { return energy_split(data.x, first, last); },
+            [&](std::size_t first, std::size_t split, std::size_t last) {
+              return welch(data, first, split, last, options.scale);
+            });
+        if (changes.empty()) continue;
+        found += std::any_of(changes.begin(), changes.end(), [&](const ChangePoint& change) {
+          return change.index + 1 >= before && change.index <= before + 1;
+        });
+        break;
+      }
+    }
+    return static_cast<double>(found) / kSeries;
+  };
+  double low = 0.0;
+  double high = 16.0;
+  for (int halving = 0; halving < 12; ++halving) {
+    const double middle = (low + high) / 2.0;
+    (found_share(middle) >= kFound ? high : low) = middle;
+  }
+  return cache[key] = high;
+}
+
+// detectable_change on transformed runs: step_found_nine_in_ten sds of the segment's spread (its
+// sample sd, or its runs' own if larger, as the search's test takes it).
+std::optional<double> detectable(const Transformed& data, const ChangePointOptions& options, std::size_t runs_after) {
+  const std::size_t n = data.x.size();
+  if (n < kMinSegment) return std::nullopt;
+  const double step = step_found_nine_in_ten(n, runs_after, options.alpha) * std::sqrt(moments(data, 0, n).variance);
+  const double change = options.scale == ChangeScale::kRelative ? std::expm1(step) : step;
+  return std::max(change, options.min_magnitude);
+}
+
 }  // namespace
 
 double own_variance(const SeriesPoint& point, ChangeScale scale) {
@@ -278,24 +373,8 @@ std::vector<ChangePoint> find_change_points(const std::vector<SeriesPoint>& seri
 
 std::vector<ChangePoint> find_change_points_at_probe(const std::vector<ProbedPoint>& series,
                                                      const ChangePointOptions& options) {
-  check_options(options);
-  if (options.scale != ChangeScale::kRelative) {
-    throw std::invalid_argument("change points at the probe: a step time is a relative figure");
-  }
-  ProbedLogs logs;
-  std::vector<SeriesPoint> step_times;
-  std::vector<SeriesPoint> per_probe;
-  for (const auto& point : series) {
-    step_times.push_back(point.step_time);
-    per_probe.push_back(point.per_probe);
-  }
-  const auto steps = transform(step_times, options.scale);
-  const auto ratios = transform(per_probe, options.scale);
-  for (std::size_t i = 0; i < series.size(); ++i) {
-    logs.runs.push_back({steps.x[i] - ratios.x[i], steps.x[i]});
-    logs.step_sd.push_back(std::sqrt(steps.variance[i]));
-    logs.per_probe_sd.push_back(std::sqrt(ratios.variance[i]));
-  }
+  check_options_at_probe(options);
+  const auto logs = probed_logs(series);
   return split_and_merge(
       0, series.size(), options, [&](std::size_t begin, std::size_t end) { return place_at_probe(logs, begin, end); },
       [&](std::size_t begin, std::size_t split, std::size_t end) {
@@ -304,6 +383,20 @@ std::vector<ChangePoint> find_change_points_at_probe(const std::vector<ProbedPoi
         change.index = split;
         return change;
       });
+}
+
+std::optional<double> detectable_change(const std::vector<SeriesPoint>& segment, const ChangePointOptions& options,
+                                        std::size_t runs_after) {
+  check_options(options);
+  return detectable(transform(segment, options.scale), options, runs_after);
+}
+
+std::optional<double> detectable_change_at_probe(const std::vector<ProbedPoint>& segment,
+                                                 const ChangePointOptions& options, std::size_t runs_after) {
+  check_options_at_probe(options);
+  if (segment.size() < kMinSegment) return std::nullopt;
+  const auto logs = probed_logs(segment);
+  return detectable(at_probe(logs, 0, segment.size(), follows(logs.runs)), options, runs_after);
 }
 
 }  // namespace ampbench::history

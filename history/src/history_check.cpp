@@ -1,12 +1,15 @@
 #include "ampbench/history/history_check.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <iomanip>
 #include <limits>
 #include <map>
 #include <set>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "ampbench/history/host_state.h"
 #include "ampbench/history/probe_slope.h"
@@ -363,10 +366,14 @@ std::string join(const std::vector<std::string>& parts) {
   return out;
 }
 
+// "fail", "needs confirmation" or "pass": the run's verdict, as its exit code says it (1, 4, 0).
+std::string overall_verdict(const HistoryCheckResult& result) {
+  return result.regressed > 0 ? "fail" : result.needs_confirmation > 0 ? "needs confirmation" : "pass";
+}
+
 std::string summary_line(const HistoryCheckResult& result) {
-  const std::string verdict = result.regressed > 0            ? "FAIL"
-                              : result.needs_confirmation > 0 ? "NEEDS CONFIRMATION"
-                                                              : "PASS";
+  auto verdict = overall_verdict(result);
+  std::transform(verdict.begin(), verdict.end(), verdict.begin(), [](unsigned char c) { return std::toupper(c); });
   std::string line = verdict + ": " + std::to_string(result.regressed) + " of " + std::to_string(result.cells.size()) +
                      " cells regressed against the history of testbed " + result.testbed.name;
   if (result.needs_confirmation > 0) {
@@ -487,6 +494,32 @@ std::string render_history_check_markdown(const HistoryCheckResult& result) {
            resolution_cell(cell) + " | " + cell.reason + " |\n";
   }
   return out;
+}
+
+std::string render_history_check_json(const HistoryCheckResult& result) {
+  nlohmann::json facts = nlohmann::json::object();
+  for (const auto& [name, value] : result.testbed.facts) facts[name] = value;
+  nlohmann::json cells = nlohmann::json::array();
+  for (const auto& cell : result.cells) {
+    const auto optional = [](const std::optional<double>& value) {
+      return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+    };
+    cells.push_back(
+        {{"cell", cell.cell},
+         {"verdict", to_string(cell.verdict)},
+         {"reason", cell.reason},
+         {"history_runs", cell.history_runs},
+         {"step_time_change", optional(cell.step_time_change)},
+         {"flags_beyond", optional(cell.resolution ? std::optional(cell.resolution->flags_beyond) : std::nullopt)},
+         {"caught_from", optional(cell.resolution ? std::optional(cell.resolution->caught_from) : std::nullopt)}});
+  }
+  const nlohmann::json out = {
+      {"verdict", overall_verdict(result)},
+      {"regressed", result.regressed},
+      {"needs_confirmation", result.needs_confirmation},
+      {"testbed", {{"name", result.testbed.name}, {"fingerprint", result.testbed.fingerprint}, {"facts", facts}}},
+      {"cells", cells}};
+  return out.dump(2) + "\n";
 }
 
 }  // namespace ampbench::history

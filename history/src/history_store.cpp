@@ -221,16 +221,20 @@ struct HistoryStore::Impl {
     return out;
   }
 
-  // The series' runs after its last change point (at most kChangePointWindow of them), searched
-  // for change points; those found are stored as found by `run_id`. The raw step time is searched
-  // at equal probe, the probe's share taken out at the cell's own slope, where its runs all have a
-  // probe (change_points.h). A step-time series is searched
-  // without the runs the host spent wholly in another state (host_state.h), judged over the same
-  // runs of the other step-time figure: their steps follow the probe by cell, and one such run made
-  // a false change point in a series of identical code. A change found after such runs has the
-  // last run kept before it as its previous run, so its commit range spans them.
-  std::vector<StoredChangePoint> new_change_points(std::int64_t testbed, std::int64_t cell_id, Figure figure,
-                                                   std::int64_t run_id) {
+  // The runs a search of the series looks at: those after its last change point (at most
+  // kChangePointWindow of them). A step-time series is searched without the runs the host spent
+  // wholly in another state (host_state.h), judged over the same runs of the other step-time
+  // figure: their steps follow the probe by cell, and one such run made a false change point in a
+  // series of identical code. The raw step time is searched at equal probe, the probe's share taken
+  // out at the slope its runs show, where its runs all have a probe (change_points.h): `probed`
+  // holds them then, else it is empty.
+  struct SearchedSegment {
+    std::vector<std::int64_t> runs;
+    std::vector<SeriesPoint> points;
+    std::vector<ProbedPoint> probed;
+  };
+
+  SearchedSegment searched_segment(std::int64_t testbed, std::int64_t cell_id, Figure figure) {
     Statement last(db(),
                    "SELECT coalesce(max(run_id), 0) FROM change_points WHERE testbed_id = ?1 AND cell_id = ?2 "
                    "AND figure = ?3");
@@ -248,21 +252,28 @@ struct HistoryStore::Impl {
         for (const auto& entry : partner_segment) per_probe[entry.run_id] = entry.value;
       }
     }
-    std::vector<std::int64_t> runs;
-    std::vector<SeriesPoint> points;
-    std::vector<ProbedPoint> probed;
+    SearchedSegment out;
     for (const auto& entry : segment) {
       if (other_state.count(entry.run_id) > 0) continue;
-      runs.push_back(entry.run_id);
-      points.push_back(entry.value);
+      out.runs.push_back(entry.run_id);
+      out.points.push_back(entry.value);
       if (const auto ratio = per_probe.find(entry.run_id); ratio != per_probe.end()) {
-        probed.push_back({entry.value, ratio->second});
+        out.probed.push_back({entry.value, ratio->second});
       }
     }
-    // The step time is searched at equal probe where every run has one (change_points.h).
-    const auto changes = !probed.empty() && probed.size() == points.size()
-                             ? find_change_points_at_probe(probed, change_point_options(figure))
-                             : find_change_points(points, change_point_options(figure));
+    if (out.probed.size() != out.points.size()) out.probed.clear();
+    return out;
+  }
+
+  // The searched segment's change points, stored as found by `run_id`. A change found after runs
+  // left out has the last run kept before it as its previous run, so its commit range spans them.
+  std::vector<StoredChangePoint> new_change_points(std::int64_t testbed, std::int64_t cell_id, Figure figure,
+                                                   std::int64_t run_id) {
+    const auto segment = searched_segment(testbed, cell_id, figure);
+    const auto& runs = segment.runs;
+    const auto changes = segment.probed.empty()
+                             ? find_change_points(segment.points, change_point_options(figure))
+                             : find_change_points_at_probe(segment.probed, change_point_options(figure));
     std::vector<StoredChangePoint> found;
     for (const auto& change : changes) {
       StoredChangePoint stored{runs[change.index], runs[change.index - 1], run_id, change};
@@ -349,6 +360,15 @@ std::vector<SeriesEntry> HistoryStore::series(std::int64_t testbed_id, const std
   if (!find.bind(1, cell).step()) return {};
   return impl_->series(testbed_id, find.integer(0), figure, from_run, before_run,
                        last == 0 ? std::numeric_limits<std::int64_t>::max() : static_cast<std::int64_t>(last));
+}
+
+std::optional<double> HistoryStore::detectable_change(std::int64_t testbed_id, const std::string& cell, Figure figure,
+                                                      std::size_t runs_after) const {
+  Statement find(impl_->db(), "SELECT id FROM cells WHERE name = ?1");
+  if (!find.bind(1, cell).step()) return std::nullopt;
+  const auto segment = impl_->searched_segment(testbed_id, find.integer(0), figure);
+  return segment.probed.empty() ? history::detectable_change(segment.points, change_point_options(figure), runs_after)
+                                : detectable_change_at_probe(segment.probed, change_point_options(figure), runs_after);
 }
 
 std::vector<StoredChangePoint> HistoryStore::change_points(std::int64_t testbed_id, const std::string& cell,

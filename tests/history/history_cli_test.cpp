@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <fstream>
+#include <iomanip>
 #include <map>
 #include <sstream>
 
@@ -106,6 +107,40 @@ TEST_F(HistoryCommand, AddsShowsExportsAndImports) {
   EXPECT_EQ(reexported.out, read_bytes(exported));
 }
 
+TEST_F(HistoryCommand, ShowSaysWhatStepEachSeriesSearchFinds) {
+  const auto show = [this](const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {"history", "show", "--db", db(), "--cell", "simple_cnn/bf16/cpu/default"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return ampbench_cli(args);
+  };
+  std::vector<std::string> add = {"history", "add", "--db", db()};
+  for (int run = 0; run < 3; ++run) add.push_back(report(run));
+  ASSERT_EQ(ampbench_cli(add).exit_code, 0);
+  // Three runs: fewer than a side of the search, nothing to say.
+  for (const auto& series : nlohmann::json::parse(show({"--format", "json"}).out)["testbeds"][0]["series"]) {
+    EXPECT_TRUE(series["detectable_change"].is_null()) << series;
+  }
+  EXPECT_EQ(show({}).out.find("finds a step of"), std::string::npos);
+
+  add = {"history", "add", "--db", db()};
+  for (int run = 3; run < 20; ++run) add.push_back(report(run));
+  ASSERT_EQ(ampbench_cli(add).exit_code, 0);
+  const auto text = show({}).out;
+  for (const auto& series : nlohmann::json::parse(show({"--format", "json"}).out)["testbeds"][0]["series"]) {
+    ASSERT_TRUE(series["detectable_change"].is_number()) << series;
+    const double step = series["detectable_change"];
+    EXPECT_GE(step, 0.05) << series;  // the search's least magnitude
+    EXPECT_LT(step, 0.5) << series;
+    EXPECT_EQ(series["detectable_within_runs"], 10);
+    // What the text says is the same figure.
+    std::ostringstream expected;
+    expected << series["cell"].get<std::string>() << " " << series["figure"].get<std::string>() << ": 20 runs, last "
+             << series["last"].get<std::string>() << ", finds a step of " << std::fixed << std::setprecision(1)
+             << step * 100.0 << "% within 10 runs (9 times in 10)\n";
+    EXPECT_NE(text.find(expected.str()), std::string::npos) << expected.str() << text;
+  }
+}
+
 TEST_F(HistoryCommand, BadInputIsRefusedAndNothingIsStored) {
   const auto good = report(0);
   const auto broken = (dir_ / "broken.json").string();
@@ -167,6 +202,43 @@ TEST_F(HistoryCommand, CheckExitsZeroFourOrOneAndRefusesBadThresholds) {
   expect_bad_input(ampbench_cli({"history", "check", slow, "--db", db(), "--rerun", "nope.json"}), "nope.json");
   expect_bad_input(ampbench_cli({"history", "check", slow, "--db", db(), "--testbed", "gpu-runner-7"}),
                    "no runs of testbed gpu-runner-7");
+}
+
+TEST_F(HistoryCommand, CheckWritesItsVerdictsAsJsonForPrograms) {
+  std::vector<std::string> add = {"history", "add", "--db", db()};
+  for (int run = 0; run < 8; ++run) add.push_back(report(run));
+  ASSERT_EQ(ampbench_cli(add).exit_code, 0);
+  const auto verdicts = [](const ProcessResult& result) {
+    const auto json = nlohmann::json::parse(result.out);
+    std::map<std::string, std::string> by_cell;
+    for (const auto& cell : json.at("cells")) by_cell[cell.at("cell")] = cell.at("verdict");
+    return std::pair{json, by_cell};
+  };
+  const auto slow = report(51, 1.2);
+  const auto once = ampbench_cli({"history", "check", slow, "--db", db(), "--format", "json"});
+  ASSERT_EQ(once.exit_code, 4) << once.out << once.err;
+  const auto [flagged, flagged_cells] = verdicts(once);
+  EXPECT_EQ(flagged.at("verdict"), "needs confirmation");
+  EXPECT_EQ(flagged.at("regressed"), 0);
+  EXPECT_GE(flagged.at("needs_confirmation").get<int>(), 1);
+  EXPECT_EQ(flagged_cells.at("simple_cnn/bf16/cpu/default"), "needs confirmation");
+  EXPECT_EQ(flagged.at("testbed").at("fingerprint").get<std::string>().size(), 16u);
+  EXPECT_TRUE(flagged.at("testbed").at("facts").contains("threads")) << flagged.at("testbed");
+  for (const auto& cell : flagged.at("cells")) {
+    if (cell.at("verdict") != "needs confirmation") continue;
+    // The change it saw (+20%) lies beyond what it says it flags, relative as in every figure.
+    EXPECT_GT(cell.at("step_time_change").get<double>(), cell.at("flags_beyond").get<double>()) << cell;
+    EXPECT_GT(cell.at("step_time_change").get<double>(), 0.1) << cell;
+    EXPECT_EQ(cell.at("history_runs"), 8) << cell;
+  }
+  const auto twice =
+      ampbench_cli({"history", "check", slow, "--rerun", report(52, 1.2), "--db", db(), "--format", "json"});
+  ASSERT_EQ(twice.exit_code, 1) << twice.out << twice.err;
+  EXPECT_EQ(verdicts(twice).first.at("verdict"), "fail");
+  const auto same = ampbench_cli({"history", "check", report(50), "--db", db(), "--format", "json"});
+  ASSERT_EQ(same.exit_code, 0) << same.out << same.err;
+  EXPECT_EQ(verdicts(same).first.at("verdict"), "pass");
+  expect_bad_input(ampbench_cli({"history", "check", slow, "--db", db(), "--format", "yaml"}), "--format");
 }
 
 TEST_F(HistoryCommand, BisectPrintsTheCommitRangeOfEachChangePoint) {

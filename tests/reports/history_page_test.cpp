@@ -1,6 +1,7 @@
 // The history's Markdown page from a `history show` document: the testbed and its facts, one row
-// per series with its last value and its change points (magnitude and commit range); an empty
-// history says so. (The HTML page is drawn in headless Chromium: html_browser_test.cpp.)
+// per series with its last value, the step its search finds (9 times in 10) and its change points
+// (magnitude and commit range); an empty history says so. (The HTML page is drawn in headless
+// Chromium: html_browser_test.cpp.)
 #include "ampbench/reports/history_page.h"
 
 #include <gtest/gtest.h>
@@ -17,14 +18,14 @@ TEST(HistoryPage, MarkdownListsEverySeriesWithItsChangePoints) {
       << page;
   EXPECT_NE(page.find("- cpu_model: Test <CPU>\n"), std::string::npos) << page;
   EXPECT_NE(page.find("| net<1>/bf16/cpu/default | step_time_per_probe | 6 runs (1 in another state of the host, left "
-                      "out) | 1.08 [1.058, 1.102] | run 5: +8.0% (1 -> 1.08, p 1e-05), commits c4..c5 |"),
+                      "out) | 1.08 [1.058, 1.102] |  | run 5: +8.0% (1 -> 1.08, p 1e-05), commits c4..c5 |"),
             std::string::npos)
       << page;
   // A change the probe moved with says whose it is; the code's change beside it does not.
   EXPECT_NE(
       page.find(
           "| net<1>/bf16/cpu/default | step_time_s | 6 runs (1 in another state of the host, left out) | 1.92 ms "
-          "[1.882 ms, 1.958 ms] | run 2: -10.5% (2 "
+          "[1.882 ms, 1.958 ms] | 12.3% within 10 runs | run 2: -10.5% (2 "
           "ms -> 1.79 ms, p 0.0001) (the machine's: the probe moved with it, the step time per probe only "
           "+0.5% (p 0.62) over the same runs), commits c1..c2; run 5: +8.0% (1.78 ms -> 1.92 ms, p 1e-05), commits "
           "c4..c5 |"),

@@ -265,6 +265,7 @@ TEST_F(HtmlInBrowser, HistoryPageDrawsEverySeriesAndChangePoint) {
   EXPECT_EQ(count(dom, "class=\"change-point-mark machine\""), 1);  // drawn grey, not a commit to bisect
   EXPECT_NE(dom.find("change point at run 5: +8.0% (1 -&gt; 1.08, p 1e-05), commits c4..c5"), std::string::npos);
   EXPECT_NE(dom.find("<table class=\"history\">"), std::string::npos);
+  EXPECT_NE(dom.find("<td>12.3% within 10 runs</td>"), std::string::npos) << dom.substr(0, 4000);
   EXPECT_NE(dom.find("net&lt;1&gt;/bf16/cpu/default, step_time_per_probe (95% CI)"), std::string::npos);
 }
 

@@ -310,6 +310,9 @@ nlohmann::json sample_history_document() {
                 {"last", "1.08 [1.058, 1.102]"},
                 {"runs", runs({1.0, 1.01, 1.3, 0.99, 1.08, 1.08}, 2)},
                 {"other_host_state_runs", 1},
+                {"detectable_change", nullptr},  // one run since its change point: too few to say
+                {"detectable_within_runs", 10},
+                {"detectable", ""},
                 {"change_points",
                  {{{"run", 5},
                    {"previous_run", 4},
@@ -327,6 +330,9 @@ nlohmann::json sample_history_document() {
                 {"last", "1.92 ms [1.882 ms, 1.958 ms]"},
                 {"runs", runs({2e-3, 1.8e-3, 2.6e-3, 1.78e-3, 1.92e-3, 1.92e-3}, 2)},
                 {"other_host_state_runs", 1},
+                {"detectable_change", 0.123},
+                {"detectable_within_runs", 10},
+                {"detectable", "12.3%"},
                 // The host got faster at run 2 (the probe with it), spent run 3 in its other state, and the code
                 // got slower at run 5.
                 {"change_points",

@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "ampbench/history/run_figures.h"
@@ -79,6 +80,23 @@ struct ProbedPoint {
 // most it can be: their covariance is not stored). Throws as find_change_points.
 [[nodiscard]] std::vector<ChangePoint> find_change_points_at_probe(const std::vector<ProbedPoint>& series,
                                                                    const ChangePointOptions& options);
+
+// What the search can find: the least step from these runs on (a segment since the last change
+// point) that it finds at its run +- 1 nine times in ten, searching as each of `runs_after` more
+// runs comes (at least kMinSegment) that vary as these do: their sample sd, or their own if larger
+// (as the test takes it), times the step in sds that the search itself finds nine times in ten on
+// seeded normal series of that length (Welch's power formula promises 9 in 10 at the true split;
+// the energy statistic's placement misses more, so the step is measured). Never under
+// options.min_magnitude. Relative (0.094 is +9.4%) or absolute, as options.scale. Runs that
+// drift or share episodes find less (docs/performance.md measures how it holds on real runs).
+// nullopt for fewer than kMinSegment runs. Throws as find_change_points.
+[[nodiscard]] std::optional<double> detectable_change(const std::vector<SeriesPoint>& segment,
+                                                      const ChangePointOptions& options, std::size_t runs_after);
+// The same for a step time searched at equal probe: its runs with the probe's share taken out at
+// the slope they show, as find_change_points_at_probe places its splits.
+[[nodiscard]] std::optional<double> detectable_change_at_probe(const std::vector<ProbedPoint>& segment,
+                                                               const ChangePointOptions& options,
+                                                               std::size_t runs_after);
 
 // The test applied to one candidate: the points [begin, split) against [split, end).
 [[nodiscard]] ChangePoint test_split(const std::vector<SeriesPoint>& series, std::size_t begin, std::size_t split,

@@ -92,5 +92,10 @@ struct HistoryCheckResult {
 // "FAIL" or "NEEDS CONFIRMATION" with the counts. Markdown for a job summary.
 [[nodiscard]] std::string render_history_check_text(const HistoryCheckResult& result);
 [[nodiscard]] std::string render_history_check_markdown(const HistoryCheckResult& result);
+// For programs: {"verdict": "pass" | "needs confirmation" | "fail" (exit 0, 4, 1), "regressed",
+// "needs_confirmation", "testbed": {name, fingerprint, facts}, "cells": [{cell, verdict, reason,
+// history_runs, step_time_change, flags_beyond, caught_from}]}; the last three relative (0.093 is
+// +9.3%) and null where the cell's step time was not judged.
+[[nodiscard]] std::string render_history_check_json(const HistoryCheckResult& result);
 
 }  // namespace ampbench::history

@@ -105,6 +105,11 @@ class HistoryStore {
                                                 std::size_t last = 0) const;
   [[nodiscard]] std::vector<StoredChangePoint> change_points(std::int64_t testbed_id, const std::string& cell,
                                                              Figure figure) const;
+  // The least step the search would find (9 times in 10) once `runs_after` runs have come after it,
+  // from the runs it now searches (those since the series' last change point; change_points.h's
+  // detectable_change). nullopt for a series with fewer runs than that search needs.
+  [[nodiscard]] std::optional<double> detectable_change(std::int64_t testbed_id, const std::string& cell, Figure figure,
+                                                        std::size_t runs_after) const;
 
   // One JSON object per run, oldest first ("ampbench.history-run/1"): what import reads back.
   [[nodiscard]] std::string export_jsonl() const;
