@@ -79,8 +79,7 @@ std::string percent(double fraction, bool signed_value = true) {
 }
 
 // show's statement of what each series' search can find: the step found 9 times in 10 once this
-// many runs have come after it (the further runs of the targets, and a CI week of nightlies
-// and merges on a busy branch).
+// many runs have come after it (as many as the history benchmark's further runs).
 constexpr std::size_t kDetectableWithinRuns = 10;
 
 std::string figure_value(history::Figure figure, double value) {
