@@ -121,17 +121,22 @@ struct HistoryStore::Impl {
     }
   }
 
-  std::int64_t id_of(const char* table, const std::string& name) {
+  // A named row's id, or nothing where no run has stored that name yet (readers never insert).
+  std::optional<std::int64_t> existing_id(const char* table, const std::string& name) {
     Statement find(db(), (std::string("SELECT id FROM ") + table + " WHERE name = ?1").c_str());
     if (find.bind(1, name).step()) return find.integer(0);
+    return std::nullopt;
+  }
+
+  std::int64_t id_of(const char* table, const std::string& name) {
+    if (const auto id = existing_id(table, name)) return *id;
     Statement insert(db(), (std::string("INSERT INTO ") + table + " (name) VALUES (?1)").c_str());
     insert.bind(1, name).step();
     return db().last_insert_id();
   }
 
   std::int64_t testbed_id(const Testbed& testbed) {
-    Statement find(db(), "SELECT id FROM testbeds WHERE name = ?1");
-    if (find.bind(1, testbed.name).step()) return find.integer(0);
+    if (const auto id = existing_id("testbeds", testbed.name)) return *id;
     Statement insert(db(), "INSERT INTO testbeds (name, fingerprint, facts) VALUES (?1, ?2, ?3)");
     insert.bind(1, testbed.name).bind(2, testbed.fingerprint).bind(3, facts_json(testbed).dump()).step();
     return db().last_insert_id();
@@ -356,28 +361,29 @@ std::vector<std::string> HistoryStore::cells(std::int64_t testbed_id) const {
 
 std::vector<SeriesEntry> HistoryStore::series(std::int64_t testbed_id, const std::string& cell, Figure figure,
                                               std::int64_t from_run, std::int64_t before_run, std::size_t last) const {
-  Statement find(impl_->db(), "SELECT id FROM cells WHERE name = ?1");
-  if (!find.bind(1, cell).step()) return {};
-  return impl_->series(testbed_id, find.integer(0), figure, from_run, before_run,
+  const auto cell_id = impl_->existing_id("cells", cell);
+  if (!cell_id) return {};
+  return impl_->series(testbed_id, *cell_id, figure, from_run, before_run,
                        last == 0 ? std::numeric_limits<std::int64_t>::max() : static_cast<std::int64_t>(last));
 }
 
 std::optional<double> HistoryStore::detectable_change(std::int64_t testbed_id, const std::string& cell, Figure figure,
                                                       std::size_t runs_after) const {
-  Statement find(impl_->db(), "SELECT id FROM cells WHERE name = ?1");
-  if (!find.bind(1, cell).step()) return std::nullopt;
-  const auto segment = impl_->searched_segment(testbed_id, find.integer(0), figure);
+  const auto cell_id = impl_->existing_id("cells", cell);
+  if (!cell_id) return std::nullopt;
+  const auto segment = impl_->searched_segment(testbed_id, *cell_id, figure);
   return segment.probed.empty() ? history::detectable_change(segment.points, change_point_options(figure), runs_after)
                                 : detectable_change_at_probe(segment.probed, change_point_options(figure), runs_after);
 }
 
 std::vector<StoredChangePoint> HistoryStore::change_points(std::int64_t testbed_id, const std::string& cell,
                                                            Figure figure) const {
+  const auto cell_id = impl_->existing_id("cells", cell);
+  if (!cell_id) return {};
   Statement rows(impl_->db(),
                  "SELECT run_id, previous_run, found_at_run, magnitude, p_value, before, after FROM change_points "
-                 "WHERE testbed_id = ?1 AND figure = ?3 AND cell_id = (SELECT id FROM cells WHERE name = ?2) "
-                 "ORDER BY run_id");
-  rows.bind(1, testbed_id).bind(2, cell).bind(3, std::string(to_string(figure)));
+                 "WHERE testbed_id = ?1 AND cell_id = ?2 AND figure = ?3 ORDER BY run_id");
+  rows.bind(1, testbed_id).bind(2, *cell_id).bind(3, std::string(to_string(figure)));
   std::vector<StoredChangePoint> out;
   while (rows.step()) {
     ChangePoint change;
