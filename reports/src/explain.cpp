@@ -9,6 +9,7 @@
 #include "ampbench/reports/stats.h"
 #include "explain_layers.h"
 #include "explain_page_faults.h"
+#include "explain_slow_partner.h"
 #include "format.h"
 #include "summary_rows.h"
 
@@ -292,6 +293,7 @@ std::vector<Finding> explain(const Report& report) {
     }
   }
   detail::page_fault_findings(report, out);
+  detail::slow_partner_findings(report, out);
   return out;
 }
 

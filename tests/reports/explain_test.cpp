@@ -240,6 +240,69 @@ TEST(Explain, CellsOfSeveralRanksAreNamedAndComparedByTheirRanks) {
             (std::vector<std::string>{"native-gemm", "casts-and-float32-ops", "unavailable"}));
 }
 
+// SimpleCNN on a Xeon whose float16 convolutions take 1.7 s a step beside 20 ms in FP32 and 16 ms
+// in BF16: three workers of two rounds each, stopped at the time cap.
+Report slow_partner_report() {
+  Report report = cpu_report();
+  report.cells.clear();
+  for (const auto& [mode, step] :
+       std::vector<std::pair<const char*, double>>{{"fp32", 0.020}, {"bf16", 0.016}, {"fp16", 1.7}}) {
+    auto cell = sample_cell("simplecnn", mode, step);
+    Rounds rounds;
+    rounds.interleaved_modes = {"fp32", "bf16", "fp16"};
+    rounds.steps_per_round = 1;
+    rounds.untimed_steps_per_block = 1;
+    rounds.step_time_s = {step, step * 1.1, step * 0.9, step, step * 1.2, step};
+    rounds.round_replicate = {0, 0, 1, 1, 2, 2};
+    rounds.step_time = {6, step, step * 0.5, step * 2.0, 0.75};
+    cell.rounds = rounds;
+    cell.throughput.stop_reasons = {{StopReason::kTimeCap, 3}};
+    report.cells.push_back(cell);
+  }
+  return report;
+}
+
+TEST(Explain, AModeThatTakesMostOfEachRoundIsNamedWhereItCutThePartnersRounds) {
+  auto report = slow_partner_report();
+  const auto findings = explain(report);
+  for (const char* cell : {"simplecnn/fp32", "simplecnn/bf16"}) {
+    const auto finding = find(findings, cell, "slow-partner");
+    EXPECT_EQ(evidence(finding, "rounds"), 6.0);
+    EXPECT_EQ(evidence(finding, "rounds_per_worker"), 2.0);
+    // Each round: 2 steps of each mode at its median round (fp16 3.4 s of 3.472 s).
+    EXPECT_NEAR(evidence(finding, "partner_share_of_round"), 3.4 / (3.4 + 0.040 + 0.032), 1e-9);
+    EXPECT_NEAR(evidence(finding, "partner_step_time_s"), 1.7, 1e-12);
+    EXPECT_NE(finding.sentence.find("fp16's blocks (1.700 s a step)"), std::string::npos) << finding.sentence;
+    EXPECT_NE(finding.sentence.find("(--modes fp32,bf16)"), std::string::npos) << finding.sentence;
+  }
+  // The slow mode is not its own partner.
+  const auto fp16 = ids_of(findings, "simplecnn/fp16");
+  EXPECT_EQ(std::count(fp16.begin(), fp16.end(), "slow-partner"), 0);
+
+  // Not without each piece of its evidence: workers that stopped for precision, enough rounds per
+  // worker, or partners of comparable speed.
+  const auto has_it = [](const Report& changed) {
+    const auto ids = ids_of(explain(changed), "simplecnn/fp32");
+    return std::count(ids.begin(), ids.end(), "slow-partner") > 0;
+  };
+  auto precise = report;
+  for (auto& cell : precise.cells) cell.throughput.stop_reasons = {{StopReason::kPrecisionReached, 3}};
+  EXPECT_FALSE(has_it(precise));
+  auto many_rounds = report;
+  for (auto& cell : many_rounds.cells) {
+    auto& rounds = *cell.rounds;
+    for (std::size_t i = 0; rounds.step_time_s.size() < 30; ++i) {
+      rounds.step_time_s.push_back(rounds.step_time_s[i]);
+      rounds.round_replicate.push_back(static_cast<std::int64_t>(i % 3));
+    }
+    std::sort(rounds.round_replicate.begin(), rounds.round_replicate.end());
+  }
+  EXPECT_FALSE(has_it(many_rounds));
+  auto even = report;
+  for (auto& step : even.cells[2].rounds->step_time_s) step = 0.018;
+  EXPECT_FALSE(has_it(even));
+}
+
 TEST(Explain, WhyMarkdownMatchesGolden) {
   ampbench::testing::expect_matches_golden(render_why_markdown(explain(cpu_report())), "why.md");
   EXPECT_EQ(render_why_markdown({}), "");
