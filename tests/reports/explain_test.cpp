@@ -278,6 +278,15 @@ TEST(Explain, AModeThatTakesMostOfEachRoundIsNamedWhereItCutThePartnersRounds) {
   // The slow mode is not its own partner.
   const auto fp16 = ids_of(findings, "simplecnn/fp16");
   EXPECT_EQ(std::count(fp16.begin(), fp16.end(), "slow-partner"), 0);
+  // Each cell's findings together, in the report's order, whichever rule found them: one heading
+  // per cell in the Why section.
+  const auto why = render_why_text(findings);
+  for (const char* cell : {"simplecnn/fp32/cpu/default\n", "simplecnn/bf16/cpu/default\n"}) {
+    const auto first = why.find(cell);
+    ASSERT_NE(first, std::string::npos) << why;
+    EXPECT_EQ(why.find(cell, first + 1), std::string::npos) << why;
+  }
+  EXPECT_LT(why.find("simplecnn/bf16/cpu/default\n"), why.find("simplecnn/fp16/cpu/default\n")) << why;
 
   // Not without each piece of its evidence: workers that stopped for precision, enough rounds per
   // worker, or partners of comparable speed.
