@@ -294,6 +294,7 @@ std::vector<Finding> explain(const Report& report) {
   }
   detail::page_fault_findings(report, out);
   detail::slow_partner_findings(report, out);
+  detail::timed_apart_findings(report, out);
   // One cell's findings together, cells in the report's order: the renderers head each run of one
   // cell's findings with its name, and the rules over every cell above came after the per-cell ones.
   std::map<std::string, std::size_t> position;

@@ -21,17 +21,24 @@ bool timed_in_rounds(const CellResult& cell) {
   return cell.status == CellStatus::kOk && cell.rounds && !cell.rounds->step_time_s.empty();
 }
 
-// The cells that took turns with `cell` in its workers, itself included.
-std::vector<const CellResult*> round_partners(const Report& report, const CellResult& cell) {
-  const auto& modes = cell.rounds->interleaved_modes;
+// The cells of `cell`'s workload (same device, preset and ranks) timed in rounds, itself included.
+std::vector<const CellResult*> same_workload(const Report& report, const CellResult& cell) {
   const auto key = key_of(cell);
   std::vector<const CellResult*> out;
   for (const auto& other : report.cells) {
     auto other_key = key_of(other);
     other_key.mode = key.mode;
-    if (other_key != key || !timed_in_rounds(other)) continue;
-    if (std::find(modes.begin(), modes.end(), other.mode) != modes.end()) out.push_back(&other);
+    if (other_key == key && timed_in_rounds(other)) out.push_back(&other);
   }
+  return out;
+}
+
+// The cells that took turns with `cell` in its workers, itself included.
+std::vector<const CellResult*> round_partners(const Report& report, const CellResult& cell) {
+  auto out = same_workload(report, cell);
+  const auto& modes = cell.rounds->interleaved_modes;
+  std::erase_if(
+      out, [&](const CellResult* other) { return std::find(modes.begin(), modes.end(), other->mode) == modes.end(); });
   return out;
 }
 
@@ -41,6 +48,44 @@ double rounds_per_worker(const Rounds& rounds) {
 }
 
 }  // namespace
+
+void timed_apart_findings(const Report& report, std::vector<Finding>& out) {
+  for (const auto& cell : report.cells) {
+    if (!timed_in_rounds(cell) || cell.rounds->interleaved_modes != std::vector<std::string>{cell.mode} ||
+        !reruns_of(report, cell).empty()) {
+      continue;
+    }
+    auto partners = same_workload(report, cell);
+    std::erase(partners, &cell);
+    if (partners.empty()) continue;
+    const CellResult* fastest = nullptr;
+    std::vector<std::string> others;
+    for (const auto* partner : partners) {
+      others.push_back(partner->mode);
+      if (fastest == nullptr || median(partner->rounds->step_time_s) < median(fastest->rounds->step_time_s))
+        fastest = partner;
+    }
+    const double step_s = median(cell.rounds->step_time_s);
+    const double fastest_s = median(fastest->rounds->step_time_s);
+    if (!(step_s > fastest_s)) continue;  // the fast mode left alone when its only partner went apart
+    std::string sentence = "Timed in rounds of its own, apart from " + joined(others, ", ") + ": its step, " +
+                           format_duration(step_s) + ", is " + format_ratio(step_s / fastest_s) + " " + fastest->mode +
+                           "'s (" + format_duration(fastest_s) +
+                           "), and taking turns with it would have left them under " +
+                           format_count(kFewRoundsPerWorker) + " rounds per worker within the time cap.";
+    if (cell.mode != kReferenceMode) {
+      sentence += " Its speedup pairs no rounds with " + std::string(kReferenceMode) +
+                  "'s: its interval is over the two cells' own estimates, wider than a paired one.";
+    }
+    out.push_back({"timed-apart",
+                   key_of(cell).label(),
+                   sentence,
+                   {{"step_time_s", step_s},
+                    {"fastest_partner_step_time_s", fastest_s},
+                    {"rounds", static_cast<double>(cell.rounds->step_time_s.size())},
+                    {"rounds_per_worker", rounds_per_worker(*cell.rounds)}}});
+  }
+}
 
 void slow_partner_findings(const Report& report, std::vector<Finding>& out) {
   for (const auto& cell : report.cells) {
@@ -60,6 +105,7 @@ void slow_partner_findings(const Report& report, std::vector<Finding>& out) {
     if (slowest == nullptr || slowest == &cell || !(round_s > 0.0)) continue;
     const double share = block_seconds(*slowest) / round_s;
     if (share < kDominantPartnerShare) continue;
+    if (median(slowest->rounds->step_time_s) < kFarSlower * median(cell.rounds->step_time_s)) continue;
     for (const auto* partner : partners) {
       if (partner != slowest) others.push_back(partner->mode);
     }

@@ -13,6 +13,7 @@
 #include "ampbench/reports/derived_figures.h"
 #include "ampbench/reports/stats.h"
 #include "measure/interleaved_rounds.h"
+#include "measure/interleaving_groups.h"
 #include "measure/numerics_pass.h"
 
 namespace {
@@ -246,6 +247,54 @@ TEST(InterleavedRounds, AutomaticRoundsAreAboutATwentiethOfTheCapAndAtMostASecon
   EXPECT_EQ(auto_steps_per_round(0.0, 6.0, kMany), 1);       // unknown (no warm-up)
   EXPECT_EQ(auto_steps_per_round(0.001, 6.0, 100), 5);       // the step cap binds first: 20 rounds of it
   EXPECT_EQ(auto_steps_per_round(0.001, 6.0, 10), 1);
+}
+
+TEST(InterleavedRounds, ExpectedRoundsAreTheTimeCapOverOneRoundsBlocksOrTheStepCapOverItsSteps) {
+  using ampbench::harness::detail::expected_rounds;
+  ampbench::harness::detail::RoundRules rules;
+  rules.steps_per_round = 1;
+  rules.untimed_steps_per_block = 1;
+  rules.max_steps = 200;
+  rules.time_cap_s = 3.6;
+  // SimpleCNN on the Xeon with avx512_fp16: FP16's 1.1 s steps make each round 2.254 s.
+  EXPECT_NEAR(expected_rounds(rules, {0.014, 1.1, 0.013}), 3.6 / 2.254, 1e-12);
+  rules.steps_per_round = 4;  // without FP16: the time cap binds before the step cap (50 rounds)
+  EXPECT_NEAR(expected_rounds(rules, {0.014, 0.013}), 3.6 / 0.135, 1e-12);
+  rules.max_steps = 40;  // the step cap binds: ten rounds of four steps
+  EXPECT_NEAR(expected_rounds(rules, {0.014, 0.013}), 10.0, 1e-12);
+  EXPECT_NEAR(expected_rounds(rules, {0.0, 0.0}), 10.0, 1e-12);  // no warm-up to go by
+}
+
+// A stand-in for the runner's expected_rounds: a round of every mode's step, time cap 1 s.
+double rounds_in_a_second(const std::vector<double>& steps, const std::vector<std::size_t>& group) {
+  double round_s = 0.0;
+  for (const auto index : group) round_s += steps[index];
+  return 1.0 / round_s;
+}
+
+TEST(InterleavingGroups, AFarSlowerModeGoesApartOnlyWhereThatGivesTheOthersTheirRounds) {
+  using ampbench::harness::detail::interleaving_groups;
+  using Groups = std::vector<std::vector<std::size_t>>;
+  const auto groups = [](const std::vector<double>& steps) {
+    return interleaving_groups(steps, [&](const auto& group) { return rounds_in_a_second(steps, group); });
+  };
+  // Enough rounds together (1 / 0.09 = 11): all take turns.
+  EXPECT_EQ(groups({0.03, 0.03, 0.03}), (Groups{{0, 1, 2}}));
+  // 1 / 0.302 = 3.3 rounds together, 1 / 0.002 = 500 without the slowest: it goes apart.
+  EXPECT_EQ(groups({0.001, 0.3, 0.001}), (Groups{{0, 2}, {1}}));
+  // Without it the others would still get 1 / 0.2 = 5: apart would cost its pairing for nothing.
+  EXPECT_EQ(groups({0.1, 0.3, 0.1}), (Groups{{0, 1, 2}}));
+  // Only a far slower mode goes apart: 0.5 is not 10x 0.09, nor 0.09 10x 0.015, though without
+  // both slower ones the others would get 1 / 0.03 = 33 rounds.
+  EXPECT_EQ(groups({0.015, 0.09, 0.015, 0.5}), (Groups{{0, 1, 2, 3}}));
+  // Two far slower modes: without the slowest the others would get 1 / 0.202 = 5, without both 500;
+  // each goes apart, the slowest first.
+  EXPECT_EQ(groups({0.001, 0.5, 0.2, 0.001}), (Groups{{0, 3}, {1}, {2}}));
+  // Only as many as it takes: the second slowest (1 / 0.042 = 24 rounds without the slowest) stays.
+  EXPECT_EQ(groups({0.001, 0.5, 0.04, 0.001}), (Groups{{0, 2, 3}, {1}}));
+  // Two modes: the fast one alone still takes its rounds with the probe.
+  EXPECT_EQ(groups({0.001, 0.3}), (Groups{{0}, {1}}));
+  EXPECT_EQ(groups({0.3}), (Groups{{0}}));
 }
 
 }  // namespace

@@ -312,6 +312,46 @@ TEST(Explain, AModeThatTakesMostOfEachRoundIsNamedWhereItCutThePartnersRounds) {
   EXPECT_FALSE(has_it(even));
 }
 
+// The same SimpleCNN as the harness now times it: FP16 in rounds of its own, FP32 and BF16 together.
+TEST(Explain, AModeTimedInRoundsOfItsOwnSaysWhyAndWhatItsSpeedupRestsOn) {
+  auto report = slow_partner_report();
+  report.cells[0].rounds->interleaved_modes = {"fp32", "bf16"};
+  report.cells[1].rounds->interleaved_modes = {"fp32", "bf16"};
+  report.cells[2].rounds->interleaved_modes = {"fp16"};
+  const auto findings = explain(report);
+  const auto finding = find(findings, "simplecnn/fp16", "timed-apart");
+  EXPECT_NEAR(evidence(finding, "step_time_s"), 1.7, 1e-12);
+  EXPECT_NEAR(evidence(finding, "fastest_partner_step_time_s"), 0.016, 1e-12);
+  EXPECT_EQ(evidence(finding, "rounds_per_worker"), 2.0);
+  EXPECT_NE(finding.sentence.find("apart from fp32, bf16: its step, 1.700 s, is 106.25x bf16's (16.00 ms)"),
+            std::string::npos)
+      << finding.sentence;
+  EXPECT_NE(finding.sentence.find("pairs no rounds with fp32's"), std::string::npos) << finding.sentence;
+  const auto count = [&](const Report& changed, const char* cell) {
+    const auto ids = ids_of(explain(changed), cell);
+    return std::count(ids.begin(), ids.end(), "timed-apart");
+  };
+  EXPECT_EQ(count(report, "simplecnn/fp32"), 0);
+  EXPECT_EQ(count(report, "simplecnn/bf16"), 0);
+  // Two modes: FP32 left alone by its slow partner is not itself apart.
+  auto two = report;
+  two.cells.erase(two.cells.begin() + 1);
+  two.cells[0].rounds->interleaved_modes = {"fp32"};
+  EXPECT_EQ(count(two, "simplecnn/fp32"), 0);
+  EXPECT_EQ(count(two, "simplecnn/fp16"), 1);
+  // A worker that died and reran its modes alone explains the arrangement instead.
+  auto rerun = report;
+  rerun.reruns.push_back({"simplecnn",
+                          1,
+                          0,
+                          "cell process killed by signal 9 (Killed)",
+                          {"fp32", "bf16", "fp16"},
+                          {"fp32", "bf16", "fp16"}});
+  EXPECT_EQ(count(rerun, "simplecnn/fp16"), 0);
+  // Nor on the modes taking turns all together.
+  EXPECT_EQ(count(slow_partner_report(), "simplecnn/fp16"), 0);
+}
+
 TEST(Explain, WhyMarkdownMatchesGolden) {
   ampbench::testing::expect_matches_golden(render_why_markdown(explain(cpu_report())), "why.md");
   EXPECT_EQ(render_why_markdown({}), "");

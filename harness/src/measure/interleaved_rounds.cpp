@@ -93,6 +93,15 @@ std::int64_t auto_steps_per_round(double pass_seconds, double time_cap_s, std::i
   return std::max<std::int64_t>(1, std::min(by_time, by_steps));
 }
 
+double expected_rounds(const RoundRules& rules, const std::vector<double>& step_seconds) {
+  double round_s = 0.0;
+  for (const double step : step_seconds) {
+    round_s += static_cast<double>(rules.steps_per_round + rules.untimed_steps_per_block) * step;
+  }
+  const double by_steps = static_cast<double>(rules.max_steps) / static_cast<double>(rules.steps_per_round);
+  return round_s > 0.0 ? std::min(rules.time_cap_s / round_s, by_steps) : by_steps;
+}
+
 std::vector<std::size_t> block_order(std::size_t slots, std::int64_t round) {
   std::vector<std::size_t> order(slots);
   const auto count = static_cast<std::int64_t>(slots);

@@ -87,6 +87,11 @@ struct RoundRules {
 // `pass_seconds` is one step of every mode together.
 [[nodiscard]] std::int64_t auto_steps_per_round(double pass_seconds, double time_cap_s, std::int64_t max_steps);
 
+// How many rounds one worker's timed phase will have under `rules` for modes whose steps take
+// `step_seconds` each (their warm-up's): the time cap over one round's blocks (timed and untimed
+// steps, the probe left out), or the step cap over the steps per round, whichever binds first.
+[[nodiscard]] double expected_rounds(const RoundRules& rules, const std::vector<double>& step_seconds);
+
 // The order of the blocks (slot indices 0..slots-1) in round `round`: rotated by the round,
 // reversed every other cycle of `slots` rounds, so each slot visits every position and runs both
 // before and after every other slot.

@@ -1,11 +1,12 @@
-// run_workload (workload_task.h): set-up, warm-up, interleaved rounds, then the meters and the
-// profiled steps, each its own function below.
+// run_workload (workload_task.h): set-up, warm-up, interleaved rounds (in groups: a far slower mode
+// apart), then the meters and the profiled steps, each its own function below.
 #include <ATen/Parallel.h>
 #include <ampbench/amp/op_counters.h>
 #include <c10/util/Exception.h>
 
 #include <chrono>
 #include <memory>
+#include <optional>
 
 #include "ampbench/harness/workload_task.h"
 #include "ampbench/reports/derived_figures.h"
@@ -15,6 +16,7 @@
 #include "machine/device_hooks.h"
 #include "measure/flop_count.h"
 #include "measure/interleaved_rounds.h"
+#include "measure/interleaving_groups.h"
 #include "measure/memory_meters.h"
 #include "measure/mode_session.h"
 #include "measure/precision_audit.h"
@@ -264,24 +266,34 @@ void profile(const WorkloadTask& task, c10::Device device, ModeSlot& slot) {
   slot.cell.tensor_cores = detail::profile_tensor_cores(device, profiled, task.config.cupti);
 }
 
-void measure(const WorkloadTask& task, std::vector<ModeSlot>& slots, const WorkloadProgressSink& progress) {
-  const auto placement = place(task);
-  const auto device = placement.device;
-  if (task.config.threads > 0) at::set_num_threads(task.config.threads);
-  const auto device_at_start = detail::start_device_memory(device);
-  detail::TensorMemoryProbe memory(device);
-  reset_peak_rss();
-  build(task, placement, memory, slots, progress);
-  warm_up(task, placement, memory, slots, progress);
+// The live modes split into the groups that take turns in rounds (interleaving_groups.h).
+std::vector<std::vector<ModeSlot*>> interleaving_groups(const WorkloadTask& task, const Placement& place,
+                                                        const std::vector<ModeSlot*>& live) {
+  const auto slots_of = [&](const std::vector<std::size_t>& indices) {
+    std::vector<ModeSlot*> group;
+    for (const auto index : indices) group.push_back(live[index]);
+    return group;
+  };
+  std::vector<double> step_seconds;
+  for (const auto* slot : live) step_seconds.push_back(slot->last_warmup_step_s);
+  const auto rounds_of = [&](const std::vector<std::size_t>& indices) {
+    std::vector<double> steps;
+    for (const auto index : indices) steps.push_back(step_seconds[index]);
+    return detail::expected_rounds(round_rules(task, place, slots_of(indices)), steps);
+  };
+  std::vector<std::vector<ModeSlot*>> groups;
+  if (live.empty()) return groups;
+  for (const auto& indices : detail::interleaving_groups(step_seconds, rounds_of)) groups.push_back(slots_of(indices));
+  return groups;
+}
 
-  std::vector<ModeSlot*> live;
+// One group's timed rounds, then each of its modes' meters and (first replicate) profiled steps.
+void time_in_rounds(const WorkloadTask& task, const Placement& placement, detail::TensorMemoryProbe& memory,
+                    const std::optional<detail::DeviceMemory>& device_at_start, const std::vector<ModeSlot*>& live,
+                    const WorkloadProgressSink& progress) {
+  const auto device = placement.device;
   std::vector<detail::ModeSession*> sessions;
-  for (auto& slot : slots) {
-    if (!slot.session) continue;
-    live.push_back(&slot);
-    sessions.push_back(slot.session.get());
-  }
-  if (live.empty()) return;
+  for (auto* slot : live) sessions.push_back(slot->session.get());
   const auto rules = round_rules(task, placement, live);
   const auto outcome = detail::run_rounds(sessions, memory, rules, device, [&](auto round, auto steps, double elapsed) {
     if (progress) progress({WorkloadStage::kRounds, "", round, steps, elapsed, rules.time_cap_s});
@@ -305,6 +317,27 @@ void measure(const WorkloadTask& task, std::vector<ModeSlot>& slots, const Workl
       if (placement.data_parallel()) throw;
       fail(slot.cell, error);
     }
+  }
+}
+
+void measure(const WorkloadTask& task, std::vector<ModeSlot>& slots, const WorkloadProgressSink& progress) {
+  const auto placement = place(task);
+  if (task.config.threads > 0) at::set_num_threads(task.config.threads);
+  const auto device_at_start = detail::start_device_memory(placement.device);
+  detail::TensorMemoryProbe memory(placement.device);
+  reset_peak_rss();
+  build(task, placement, memory, slots, progress);
+  warm_up(task, placement, memory, slots, progress);
+
+  std::vector<ModeSlot*> live;
+  for (auto& slot : slots) {
+    if (!slot.session) continue;
+    // Data parallel: the groups and the rounds' sizes follow from these, so every rank takes rank 0's.
+    if (placement.data_parallel()) slot.last_warmup_step_s = placement.agreed(slot.last_warmup_step_s);
+    live.push_back(&slot);
+  }
+  for (const auto& group : interleaving_groups(task, placement, live)) {
+    time_in_rounds(task, placement, memory, device_at_start, group, progress);
   }
 }
 

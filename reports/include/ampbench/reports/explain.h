@@ -18,6 +18,8 @@
 //   reach 3% of its step (explain_page_faults.h);
 // - slow-partner: any cell whose workers stopped at the time cap with few rounds because another
 //   mode in the same rounds took most of each round (explain_slow_partner.h);
+// - timed-apart: a cell the harness timed in rounds of its own because it was far slower than the
+//   other modes of its workload (explain_slow_partner.h);
 // - layer-overflow, layer-flush, non-finite-origin: a float16 cell's numerics pass, per module: an
 //   output float16 cannot hold, gradients it flushed to zero, and where the steps that went bad
 //   first turned non-finite (explain_layers.h);
