@@ -135,7 +135,7 @@
   var speedups = groupBy(ok.filter(function (c) { return c.speedup_vs_fp32; }), place).map(function (g) {
     return { key: g.key, bars: g.cells.map(function (c) { var r = c.speedup_vs_fp32; return { mode: c.mode, value: r.value, low: r.ci_low, high: r.ci_high }; }) };
   });
-  if (speedups.length) barChart(section('chart-speedup'), 'speedup', 'Speedup vs FP32 (paired rounds, 95% CI)', speedups, function (v) { return v.toFixed(2) + 'x'; }, 1);
+  if (speedups.length) barChart(section('chart-speedup'), 'speedup', 'Speedup vs FP32 (95% CI; over paired rounds where the modes took turns)', speedups, function (v) { return v.toFixed(2) + 'x'; }, 1);
   else html('p', { 'class': 'note' }, section('chart-speedup'), 'No speedups: no AMP cell with a successful FP32 cell.');
   barChart(section('chart-memory'), 'memory', 'Peak tensor memory', groupBy(ok, place).map(function (g) {
     return { key: g.key, bars: g.cells.map(function (c) { return { mode: c.mode, value: c.memory.peak_tensor_bytes }; }) };
