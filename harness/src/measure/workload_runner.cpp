@@ -126,8 +126,9 @@ detail::RoundRules round_rules(const WorkloadTask& task, const Placement& place,
   rules.steps_per_round = config.round_steps > 0
                               ? config.round_steps
                               : detail::auto_steps_per_round(pass_seconds, rules.time_cap_s, rules.max_steps);
+  // Data parallel: the steps per round are the same on every rank without a message, since the
+  // warm-up step times they follow from are rank 0's already (measure()).
   if (place.data_parallel()) {
-    rules.steps_per_round = static_cast<std::int64_t>(place.agreed(static_cast<double>(rules.steps_per_round)));
     // Rank 0's answer crosses as a number: 0 to go on, else 1 + the reason's index.
     rules.agree_stop = [&place](std::optional<reports::StopReason> reason) -> std::optional<reports::StopReason> {
       const auto agreed = static_cast<int>(place.agreed(reason ? 1.0 + static_cast<double>(*reason) : 0.0));
