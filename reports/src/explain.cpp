@@ -283,7 +283,10 @@ std::vector<Finding> explain(const Report& report) {
     unaligned_finding(cell, out);
     detail::layer_findings(report, cell, out);
     std::vector<std::string> missing;
-    if (!cell.breakdown) missing.push_back("no profiled time breakdown (a report from before it)");
+    if (!cell.breakdown) {
+      missing.push_back(report.config.breakdown ? "no profiled time breakdown (a report from before it)"
+                                                : "no profiled time breakdown (the run had --no-breakdown)");
+    }
     if (fp32 == nullptr) missing.push_back("no successful FP32 cell to compare with");
     if (peak_of(report.environment, cell.device, cell.settings.compute_dtype) == nullptr)
       missing.push_back("no measured " + cell.settings.compute_dtype + " GEMM peak");

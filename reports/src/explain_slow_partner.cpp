@@ -59,19 +59,22 @@ void timed_apart_findings(const Report& report, std::vector<Finding>& out) {
     std::erase(partners, &cell);
     if (partners.empty()) continue;
     const CellResult* fastest = nullptr;
+    double fastest_s = 0.0;
     std::vector<std::string> others;
     for (const auto* partner : partners) {
       others.push_back(partner->mode);
-      if (fastest == nullptr || median(partner->rounds->step_time_s) < median(fastest->rounds->step_time_s))
+      const double partner_s = median(partner->rounds->step_time_s);
+      if (fastest == nullptr || partner_s < fastest_s) {
         fastest = partner;
+        fastest_s = partner_s;
+      }
     }
     const double step_s = median(cell.rounds->step_time_s);
-    const double fastest_s = median(fastest->rounds->step_time_s);
     if (!(step_s > fastest_s)) continue;  // the fast mode left alone when its only partner went apart
     std::string sentence = "Timed in rounds of its own, apart from " + joined(others, ", ") + ": its step, " +
                            format_duration(step_s) + ", is " + format_ratio(step_s / fastest_s) + " " + fastest->mode +
-                           "'s (" + format_duration(fastest_s) +
-                           "), and taking turns with it would have left them under " +
+                           "'s (" + format_duration(fastest_s) + "), and taking turns with it would have left " +
+                           (others.size() == 1 ? others.front() : std::string("them")) + " under " +
                            format_count(kFewRoundsPerWorker) + " rounds per worker within the time cap.";
     if (cell.mode != kReferenceMode) {
       sentence += " Its speedup pairs no rounds with " + std::string(kReferenceMode) +
@@ -97,15 +100,21 @@ void slow_partner_findings(const Report& report, std::vector<Finding>& out) {
     const auto partners = round_partners(report, cell);
     double round_s = 0.0;
     const CellResult* slowest = nullptr;
+    double slowest_block_s = 0.0;
     std::vector<std::string> others;
     for (const auto* partner : partners) {
-      round_s += block_seconds(*partner);
-      if (slowest == nullptr || block_seconds(*partner) > block_seconds(*slowest)) slowest = partner;
+      const double block_s = block_seconds(*partner);
+      round_s += block_s;
+      if (slowest == nullptr || block_s > slowest_block_s) {
+        slowest = partner;
+        slowest_block_s = block_s;
+      }
     }
     if (slowest == nullptr || slowest == &cell || !(round_s > 0.0)) continue;
-    const double share = block_seconds(*slowest) / round_s;
+    const double share = slowest_block_s / round_s;
     if (share < kDominantPartnerShare) continue;
-    if (median(slowest->rounds->step_time_s) < kFarSlower * median(cell.rounds->step_time_s)) continue;
+    const double slowest_step_s = median(slowest->rounds->step_time_s);
+    if (slowest_step_s < kFarSlower * median(cell.rounds->step_time_s)) continue;
     for (const auto* partner : partners) {
       if (partner != slowest) others.push_back(partner->mode);
     }
@@ -114,7 +123,7 @@ void slow_partner_findings(const Report& report, std::vector<Finding>& out) {
     const std::string sentence =
         "Measured over " + format_count(rounds) + " rounds (" + format_count(per_worker) +
         " per worker): its workers stopped at the time cap, and " + slowest->mode + "'s blocks (" +
-        format_duration(median(slowest->rounds->step_time_s)) + " a step) took " + format_share(share) +
+        format_duration(slowest_step_s) + " a step) took " + format_share(share) +
         " of the modes' time in each round, so this cell's step time, " +
         format_duration_interval(step.value, step.ci_low, step.ci_high) +
         ", comes from those rounds alone. For a figure from more rounds, run its workload without " + slowest->mode +
@@ -125,7 +134,7 @@ void slow_partner_findings(const Report& report, std::vector<Finding>& out) {
                    {{"rounds", rounds},
                     {"rounds_per_worker", per_worker},
                     {"partner_share_of_round", share},
-                    {"partner_step_time_s", median(slowest->rounds->step_time_s)},
+                    {"partner_step_time_s", slowest_step_s},
                     {"relative_ci_half_width", step.relative_ci_half_width}}});
   }
 }

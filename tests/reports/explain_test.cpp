@@ -165,6 +165,11 @@ TEST(Explain, WithoutEvidenceItSaysWhatIsMissing) {
   EXPECT_NE(find(findings, "transformer/bf16", "unavailable")
                 .sentence.find("no profiled time breakdown (a report from before it); no measured bfloat16 GEMM peak"),
             std::string::npos);
+  // A run made with --no-breakdown is told so, not taken for an old report.
+  report.config.breakdown = false;
+  EXPECT_NE(find(explain(report), "transformer/bf16", "unavailable")
+                .sentence.find("no profiled time breakdown (the run had --no-breakdown)"),
+            std::string::npos);
   // Without the FP32 cell there is no ceiling, and it says so.
   report = cpu_report();
   report.cells.erase(report.cells.begin());
@@ -326,6 +331,7 @@ TEST(Explain, AModeTimedInRoundsOfItsOwnSaysWhyAndWhatItsSpeedupRestsOn) {
   EXPECT_NE(finding.sentence.find("apart from fp32, bf16: its step, 1.700 s, is 106.25x bf16's (16.00 ms)"),
             std::string::npos)
       << finding.sentence;
+  EXPECT_NE(finding.sentence.find("would have left them under 10 rounds"), std::string::npos) << finding.sentence;
   EXPECT_NE(finding.sentence.find("pairs no rounds with fp32's"), std::string::npos) << finding.sentence;
   const auto count = [&](const Report& changed, const char* cell) {
     const auto ids = ids_of(explain(changed), cell);
@@ -339,6 +345,8 @@ TEST(Explain, AModeTimedInRoundsOfItsOwnSaysWhyAndWhatItsSpeedupRestsOn) {
   two.cells[0].rounds->interleaved_modes = {"fp32"};
   EXPECT_EQ(count(two, "simplecnn/fp32"), 0);
   EXPECT_EQ(count(two, "simplecnn/fp16"), 1);
+  const auto alone_apart = find(explain(two), "simplecnn/fp16", "timed-apart").sentence;
+  EXPECT_NE(alone_apart.find("would have left fp32 under 10 rounds per worker"), std::string::npos) << alone_apart;
   // A worker that died and reran its modes alone explains the arrangement instead.
   auto rerun = report;
   rerun.reruns.push_back({"simplecnn",
