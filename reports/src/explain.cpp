@@ -7,6 +7,7 @@
 #include "ampbench/reports/compare.h"
 #include "ampbench/reports/derived_figures.h"
 #include "ampbench/reports/stats.h"
+#include "explain_dominant_op.h"
 #include "explain_layers.h"
 #include "explain_page_faults.h"
 #include "explain_slow_partner.h"
@@ -278,6 +279,7 @@ std::vector<Finding> explain(const Report& report) {
     gemm_finding(report, cell, out);
     if (cell.breakdown) shares_finding(cell, out);
     if (cell.breakdown && fp32 != nullptr && fp32->breakdown) amdahl_finding(cell, *fp32, out);
+    if (fp32 != nullptr) detail::dominant_op_finding(cell, *fp32, out);
     scaler_findings(cell, out);
     gpu_findings(cell, fp32, out);
     unaligned_finding(cell, out);

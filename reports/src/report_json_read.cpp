@@ -437,6 +437,15 @@ TimeBreakdown read_breakdown(const json& in, const std::string& path) {
       read_finite_number(fields.required("unaligned_matmul_s"), fields.path_of("unaligned_matmul_s"));
   value.unaligned_matmul_ops = read_array<std::string>(fields.required("unaligned_matmul_ops"),
                                                        fields.path_of("unaligned_matmul_ops"), read_string);
+  if (const auto* top = fields.optional("top_ops")) {  // absent in older reports
+    value.top_ops = read_array<OpTime>(*top, fields.path_of("top_ops"), [](const json& item, const std::string& at) {
+      ObjectReader op(item, at);
+      OpTime read{op.text("op"), op.text("dtype"),
+                  read_finite_number(op.required("seconds_per_step"), op.path_of("seconds_per_step"))};
+      op.finish();
+      return read;
+    });
+  }
   fields.finish();
   return value;
 }

@@ -201,6 +201,10 @@ void to_json(nlohmann::json& out, const TimeBreakdown& value) {
          {"method", value.method},
          {"unaligned_matmul_s", number(value.unaligned_matmul_s)},
          {"unaligned_matmul_ops", value.unaligned_matmul_ops}};
+  auto top_ops = nlohmann::json::array();
+  for (const auto& op : value.top_ops)
+    top_ops.push_back({{"op", op.op}, {"dtype", op.dtype}, {"seconds_per_step", number(op.seconds_per_step)}});
+  out["top_ops"] = top_ops;
 }
 
 void to_json(nlohmann::json& out, const DataParallel& value) {

@@ -146,6 +146,33 @@ TEST(TimeBreakdown, FiguresArePerStep) {
   EXPECT_NEAR(by_name(breakdown)["matmul/conv float32"], 40e-6, 1e-15);
 }
 
+// Each op's own time is also kept by its name and input dtype, the largest few first per step: an op
+// that appears twice is summed, the same op in another dtype is another entry, the rest are dropped.
+TEST(TimeBreakdown, TheOpsWithTheMostTimeOfTheirOwnAreKept) {
+  std::vector<OpInterval> ops = {op("aten::convolution_backward", 0, 100, "float16"),
+                                 op("aten::mm", 50, 62, "float16"),  // inside it: not its own time
+                                 op("aten::convolution_backward", 200, 260, "float16"),
+                                 op("aten::convolution_backward", 300, 330, "float32")};
+  for (std::uint64_t i = 0; i < 10; ++i) ops.push_back(op("aten::add_", 400 + i * 10, 401 + i * 10));
+  ops.push_back(op("aten::relu", 600, 602));
+  ops.push_back(op("aten::view", 610, 611));
+  ops.push_back(op("aten::sum", 620, 621));
+  ops.push_back(op("aten::mul", 630, 630));
+  const auto breakdown = categorise(ops, 2, 800e-6, "test");
+  ASSERT_EQ(breakdown.top_ops.size(), ampbench::reports::TimeBreakdown::kTopOps);
+  EXPECT_EQ(breakdown.top_ops[0].op, "aten::convolution_backward");
+  EXPECT_EQ(breakdown.top_ops[0].dtype, "float16");
+  EXPECT_NEAR(breakdown.top_ops[0].seconds_per_step, (88e-6 + 60e-6) / 2, 1e-15);
+  EXPECT_EQ(breakdown.top_ops[1].op, "aten::convolution_backward");
+  EXPECT_EQ(breakdown.top_ops[1].dtype, "float32");
+  EXPECT_NEAR(breakdown.top_ops[1].seconds_per_step, 30e-6 / 2, 1e-15);
+  EXPECT_EQ(breakdown.top_ops[2].op, "aten::mm");
+  EXPECT_NEAR(breakdown.top_ops[2].seconds_per_step, 12e-6 / 2, 1e-15);
+  EXPECT_NEAR(breakdown.top_ops[3].seconds_per_step, 10e-6 / 2, 1e-15);  // the ten add_ together
+  EXPECT_EQ(breakdown.top_ops[3].op, "aten::add_");
+  EXPECT_EQ(breakdown.top_ops[4].op, "aten::relu");
+}
+
 // A real transformer step in bfloat16 autocast under LibTorch's profiler: its matrix products run
 // in bfloat16, autocast's casts show, and the categories cover most of the step.
 TEST(TimeBreakdown, ProfilesARealAutocastStep) {
@@ -173,6 +200,8 @@ TEST(TimeBreakdown, ProfilesARealAutocastStep) {
   EXPECT_GT(seconds["matmul/conv bfloat16"], 0.0);
   EXPECT_GT(seconds["casts"], 0.0);
   EXPECT_GT(seconds["kept in float32"], 0.0);  // layer norms and the loss
+  ASSERT_FALSE(breakdown.top_ops.empty());
+  EXPECT_LE(breakdown.top_ops.front().seconds_per_step, breakdown.step_time_s);
   // Most of the step is inside recorded ops; the host code between them is a small share, larger
   // on a loaded machine (11% was seen in CI on 2 shared cores, 1-5% quiet).
   EXPECT_LT(breakdown.unattributed_s, 0.25 * breakdown.step_time_s) << breakdown.unattributed_s;

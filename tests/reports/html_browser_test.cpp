@@ -176,7 +176,8 @@ TEST_F(HtmlInBrowser, WhyAndTheBreakdownRender) {
       5e-4,
       "test",
       0.0,
-      {}};
+      {},
+      {{"aten::addmm", "float16", 3e-3}}};
   report.explanation = {
       {"casts-and-float32-ops", "simple_net/fp16/cpu/default", "Casts take <0.5 ms>.", {{"casts_s", 5e-4}}}};
   const std::string dom = rendered_dom(dir_, ampbench::reports::render_html(report));

@@ -29,8 +29,9 @@ TEST(OpCategories, EveryNameReadsBackAsItsCategory) {
 
 TEST(OpCategories, AReportKeepsTheCategoriesAndRefusesAnUnknownOne) {
   auto report = ampbench::testing::make_sample_report();
-  report.cells[1].breakdown = TimeBreakdown{
-      3, 4e-3, {{matmul_category("float16"), 3e-3}, {{OpFamily::kCasts, {}}, 5e-4}}, 5e-4, "test", 0.0, {}};
+  report.cells[1].breakdown =
+      TimeBreakdown{3,   4e-3, {{matmul_category("float16"), 3e-3}, {{OpFamily::kCasts, {}}, 5e-4}}, 5e-4, "test",
+                    0.0, {},   {{"aten::addmm", "float16", 3e-3}, {"aten::_to_copy", "", 5e-4}}};
   nlohmann::json json = report;
   auto& categories = json["cells"][1]["breakdown"]["categories"];
   EXPECT_EQ(categories[0]["name"], "matmul/conv float16");
@@ -39,6 +40,19 @@ TEST(OpCategories, AReportKeepsTheCategoriesAndRefusesAnUnknownOne) {
   ASSERT_EQ(read->categories.size(), 2u);
   EXPECT_EQ(read->categories[0].category, matmul_category("float16"));
   EXPECT_EQ(read->categories[1].category.family, OpFamily::kCasts);
+  // The top ops come back as written; a report from before them has none.
+  ASSERT_EQ(read->top_ops.size(), 2u);
+  EXPECT_EQ(read->top_ops[0].op, "aten::addmm");
+  EXPECT_EQ(read->top_ops[0].dtype, "float16");
+  EXPECT_EQ(read->top_ops[0].seconds_per_step, 3e-3);
+  EXPECT_EQ(read->top_ops[1].dtype, "");
+  auto older = json;
+  older["cells"][1]["breakdown"].erase("top_ops");
+  EXPECT_TRUE(parse_report_or_google_benchmark_text(older.dump(), "r.json").cells[1].breakdown->top_ops.empty());
+  auto bad = json;
+  bad["cells"][1]["breakdown"]["top_ops"][1]["seconds_per_step"] = "fast";
+  EXPECT_NE(report_read_error(bad).find("r.json: cells[1].breakdown.top_ops[1].seconds_per_step"), std::string::npos)
+      << report_read_error(bad);
 
   categories[1]["name"] = "copies";
   EXPECT_EQ(report_read_error(json),

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
+#include <utility>
 
 #include "measure/step_phases.h"
 #include "profile/op_taxonomy.h"
@@ -73,6 +75,7 @@ class Attribution {
  public:
   void add(const std::vector<const OpInterval*>& chain, double ns) {
     seconds_[op_category(chain)] += ns * 1e-9;
+    op_seconds_[{chain.front()->name, chain.front()->dtype}] += ns * 1e-9;
     for (const auto* op : chain) {
       if (!is_matrix_product(op->name)) continue;
       if (unaligned_for_tensor_cores(*op)) note_unaligned(*op, ns);
@@ -96,6 +99,11 @@ class Attribution {
     }
     std::sort(breakdown.categories.begin(), breakdown.categories.end(),
               [](const auto& a, const auto& b) { return a.seconds_per_step > b.seconds_per_step; });
+    for (const auto& [op, total] : op_seconds_) breakdown.top_ops.push_back({op.first, op.second, total * per_step});
+    std::stable_sort(breakdown.top_ops.begin(), breakdown.top_ops.end(),
+                     [](const auto& a, const auto& b) { return a.seconds_per_step > b.seconds_per_step; });
+    if (breakdown.top_ops.size() > reports::TimeBreakdown::kTopOps)
+      breakdown.top_ops.resize(reports::TimeBreakdown::kTopOps);
     // Whatever the ops do not cover: the scopes' own time and the rest of the wall time (the wait
     // for the device at the end, the profiler's own start-up inside the pass).
     breakdown.unattributed_s = std::max(0.0, breakdown.step_time_s - categorised);
@@ -115,6 +123,7 @@ class Attribution {
   }
 
   std::map<reports::OpCategory, double> seconds_;
+  std::map<std::pair<std::string, std::string>, double> op_seconds_;  // by op name and input dtype
   double unaligned_ns_ = 0.0;
   std::vector<std::string> unaligned_ops_;
 };

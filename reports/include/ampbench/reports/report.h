@@ -298,6 +298,13 @@ struct TimeCategory {
   OpCategory category;  // matrix products by dtype, casts, kept in float32, ... (op_category.h)
   double seconds_per_step = 0.0;
 };
+// One op's own time per profiled step, by its name and the dtype of its first floating-point input
+// (empty when the profiler recorded none): what a category's total does not say, which op it is.
+struct OpTime {
+  std::string op;     // LibTorch's name: "aten::convolution_backward"
+  std::string dtype;  // "float16", "float32", ... or empty
+  double seconds_per_step = 0.0;
+};
 struct TimeBreakdown {
   std::int64_t steps = 0;    // profiled steps, averaged
   double step_time_s = 0.0;  // wall time per profiled step
@@ -308,6 +315,10 @@ struct TimeBreakdown {
   // (tensor cores cannot take them), and the first few such ops with their input shapes.
   double unaligned_matmul_s = 0.0;
   std::vector<std::string> unaligned_matmul_ops;
+  // The ops with the most time of their own per step, largest first (at most kTopOps; empty in
+  // reports from before them).
+  std::vector<OpTime> top_ops;
+  static constexpr std::size_t kTopOps = 5;
 };
 
 // How a cell of several ranks kept its replicas in step (docs/distributed.md).
