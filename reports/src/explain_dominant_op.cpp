@@ -24,7 +24,7 @@ double op_seconds(const TimeBreakdown& breakdown, const std::string& op) {
 std::string next_step(const CellResult& cell) {
   if (cell.device == "cpu") {
     return " To see the kernel it runs: with ONEDNN_VERBOSE=1 oneDNN prints each convolution's and matrix "
-           "product's implementation, and `ref:any` is its reference one, used where it has no optimized kernel "
+           "product's implementation, and \"ref:any\" is its reference one, used where it has no optimized kernel "
            "for that dtype and CPU.";
   }
   return " Nsight Systems (--no-cupti, docs/gpu.md) names the kernels it launches.";

@@ -72,6 +72,28 @@ TEST(RenderMarkdown, NamesTheCellsWhoseProfiledStepTookWellOverTheTimedOne) {
   EXPECT_EQ(render_markdown(report).find("Profiled steps longer"), std::string::npos);
 }
 
+// The breakdown's last column is each cell's op with the most time of its own; "-" without top_ops.
+TEST(RenderMarkdown, TheBreakdownNamesEachCellsLargestOp) {
+  Report report = make_sample_report();
+  for (std::size_t i : {0u, 1u}) {
+    TimeBreakdown breakdown;
+    breakdown.steps = 3;
+    breakdown.step_time_s = 20e-3;
+    breakdown.categories = {{{OpFamily::kElementwise, {}}, 10e-3}};
+    breakdown.unattributed_s = 10e-3;
+    breakdown.method = "test";
+    if (i == 1) breakdown.top_ops = {{"aten::max_pool2d_with_indices", "float32", 6e-3}, {"aten::relu", "", 1e-3}};
+    report.cells[i].breakdown = breakdown;
+  }
+  const std::string markdown = render_markdown(report);
+  EXPECT_NE(markdown.find("| unattributed | largest op (own time) |"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("| 10.00 ms (50.0%) | aten::max_pool2d_with_indices float32 6.000 ms (30.0%) |"),
+            std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("| 10.00 ms (50.0%) | - |"), std::string::npos) << markdown;
+  EXPECT_NE(render_html(report).find("aten::max_pool2d_with_indices float32 6.000 ms (30.0%)"), std::string::npos);
+}
+
 // The pass's cost per workload: its cells' runs and FP32's floor run (sample_report.h has the sums).
 TEST(RenderMarkdown, StatesTheNumericsPassCostAndItsFailures) {
   Report report = make_sample_report();
