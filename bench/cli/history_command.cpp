@@ -103,14 +103,23 @@ std::string describe_change(history::Figure figure, const history::ChangePoint& 
   return text.str();
 }
 
+// The series a step-time series is judged with (host_state_partner: for the raw step time, the
+// step time per probe); empty for the other figures.
+std::vector<history::SeriesEntry> partner_series(const history::HistoryStore& store, std::int64_t testbed,
+                                                 const std::string& cell, history::Figure figure) {
+  const auto partner = history::host_state_partner(figure);
+  return partner ? store.series(testbed, cell, *partner) : std::vector<history::SeriesEntry>{};
+}
+
 // Per change point of one series: "" or, for a raw step-time change the probe moved with, the
-// machine's part in it (history/change_attribution.h).
+// machine's part in it (history/change_attribution.h). `per_probe`: partner_series of a raw
+// step-time series, the same cell's step time per probe.
 std::vector<std::string> attributions(const history::HistoryStore& store, std::int64_t testbed, const std::string& cell,
                                       history::Figure figure, const std::vector<history::SeriesEntry>& entries,
-                                      const std::vector<history::StoredChangePoint>& changes) {
+                                      const std::vector<history::StoredChangePoint>& changes,
+                                      const std::vector<history::SeriesEntry>& per_probe) {
   std::vector<std::string> out(changes.size());
   if (figure != history::Figure::kStepTime || changes.empty()) return out;
-  const auto per_probe = store.series(testbed, cell, history::Figure::kStepTimePerProbe);
   const auto per_probe_changes = store.change_points(testbed, cell, history::Figure::kStepTimePerProbe);
   for (std::size_t i = 0; i < changes.size(); ++i) {
     if (const auto ratio = history::machines_change(entries, changes, i, per_probe, per_probe_changes)) {
@@ -131,7 +140,8 @@ std::string attribution_of(const history::HistoryStore& store, const std::string
   if (!testbed) return "";
   const auto entries = store.series(testbed->id, change.cell, change.figure);
   const auto changes = store.change_points(testbed->id, change.cell, change.figure);
-  const auto causes = attributions(store, testbed->id, change.cell, change.figure, entries, changes);
+  const auto causes = attributions(store, testbed->id, change.cell, change.figure, entries, changes,
+                                   partner_series(store, testbed->id, change.cell, change.figure));
   for (std::size_t i = 0; i < changes.size(); ++i) {
     if (changes[i].run_id == change.run_id) return causes[i];
   }
@@ -180,15 +190,13 @@ std::vector<history::Figure> figures_of(const HistoryFlags& flags) {
 
 // The runs of a step-time series the host spent wholly in another state (history/host_state.h), judged
 // within each stretch between the series' change points as the search and the gate judge them:
-// those runs were left out of both.
-std::set<std::int64_t> other_host_state_runs(const history::HistoryStore& store, std::int64_t testbed,
-                                             const std::string& cell, history::Figure figure,
-                                             const std::vector<history::SeriesEntry>& entries,
-                                             const std::vector<history::StoredChangePoint>& changes) {
+// those runs were left out of both. `partner`: the same runs of host_state_partner(figure), empty
+// for a figure that has none.
+std::set<std::int64_t> other_host_state_runs(history::Figure figure, const std::vector<history::SeriesEntry>& entries,
+                                             const std::vector<history::StoredChangePoint>& changes,
+                                             const std::vector<history::SeriesEntry>& partner) {
   std::set<std::int64_t> out;
-  const auto partner_figure = history::host_state_partner(figure);
-  if (!partner_figure) return out;
-  const auto partner = store.series(testbed, cell, *partner_figure);
+  if (partner.empty()) return out;
   std::vector<std::int64_t> starts = {0};
   for (const auto& change : changes) starts.push_back(change.run_id);
   starts.push_back(std::numeric_limits<std::int64_t>::max());
@@ -240,7 +248,9 @@ nlohmann::json show_json(const history::HistoryStore& store, const std::vector<h
                                  {"runs", nlohmann::json::array()},
                                  {"change_points", nlohmann::json::array()}};
         const auto changes = store.change_points(row.id, cell, figure);
-        const auto other_state = other_host_state_runs(store, row.id, cell, figure, entries, changes);
+        // Read once: the host-state rule and, for the raw step time, the attribution both need it.
+        const auto partner = partner_series(store, row.id, cell, figure);
+        const auto other_state = other_host_state_runs(figure, entries, changes, partner);
         for (const auto& entry : entries) {
           series["runs"].push_back({{"run", entry.run_id},
                                     {"commit", entry.commit},
@@ -252,7 +262,7 @@ nlohmann::json show_json(const history::HistoryStore& store, const std::vector<h
                                     {"other_host_state", other_state.count(entry.run_id) > 0}});
         }
         series["other_host_state_runs"] = other_state.size();
-        const auto causes = attributions(store, row.id, cell, figure, entries, changes);
+        const auto causes = attributions(store, row.id, cell, figure, entries, changes, partner);
         for (std::size_t i = 0; i < changes.size(); ++i) {
           const auto& change = changes[i];
           series["change_points"].push_back(
@@ -410,7 +420,8 @@ int bisect(const HistoryFlags& flags) {
                     " runs of testbed " + testbed.testbed.name + ")\n");
     return kExitSuccess;
   }
-  const auto causes = attributions(store, testbed.id, flags.cell, *figure, entries, changes);
+  const auto causes = attributions(store, testbed.id, flags.cell, *figure, entries, changes,
+                                   partner_series(store, testbed.id, flags.cell, *figure));
   std::string out;
   for (std::size_t i = 0; i < changes.size(); ++i) {
     const auto& change = changes[i];

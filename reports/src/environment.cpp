@@ -27,6 +27,12 @@ void to_json(nlohmann::json& out, const GemmPeak& peak) {
          {"flops_per_s", detail::json_number(peak.flops_per_s)},
          {"matrix_size", peak.matrix_size},
          {"method", peak.method}};
+  if (const auto& ratio = peak.versus_float32) {
+    out["versus_float32"] = {{"value", detail::json_number(ratio->value)},
+                             {"ci_low", detail::json_number(ratio->ci_low)},
+                             {"ci_high", detail::json_number(ratio->ci_high)},
+                             {"rounds", ratio->rounds}};
+  }
 }
 
 void from_json(const nlohmann::json& in, GemmPeak& peak) { peak = detail::read_gemm_peak(in, ""); }

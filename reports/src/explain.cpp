@@ -90,34 +90,63 @@ void add(std::vector<Finding>& out, const CellResult& cell, std::string id, std:
   out.push_back({std::move(id), key_of(cell).label(), std::move(sentence), std::move(evidence)});
 }
 
+// Faster or slower than float32's GEMM, or not told apart: by the interval of the interleaved
+// rounds where the report has one, else (an older report) by the two peaks alone.
+enum class GemmVerdict { kFaster, kSlower, kNotToldApart };
+
+GemmVerdict gemm_verdict(const GemmPeak& low, double ratio) {
+  if (!low.versus_float32) return ratio < 1.0 ? GemmVerdict::kSlower : GemmVerdict::kFaster;
+  if (low.versus_float32->ci_high < 1.0) return GemmVerdict::kSlower;
+  if (low.versus_float32->ci_low > 1.0) return GemmVerdict::kFaster;
+  return GemmVerdict::kNotToldApart;
+}
+
+std::string gemm_figures(const GemmPeak& low, const GemmPeak& full, double ratio) {
+  const auto& dtype = low.dtype;
+  const std::string peaks =
+      gflops(low.flops_per_s) + " in " + dtype + " against " + gflops(full.flops_per_s) + " in float32";
+  if (!low.versus_float32) return "at::mm reaches " + peaks + " (" + detail::format_ratio(ratio) + ")";
+  const auto& paired = *low.versus_float32;
+  return "at::mm runs " + detail::format_ratio_ci({paired.value, paired.ci_low, paired.ci_high}) + " as fast in " +
+         dtype + " as in float32 over " + std::to_string(paired.rounds) + " interleaved rounds (peaks " + peaks + ")";
+}
+
 void gemm_finding(const Report& report, const CellResult& cell, std::vector<Finding>& out) {
   const auto& dtype = cell.settings.compute_dtype;
   const auto* low = peak_of(report.environment, cell.device, dtype);
   const auto* full = peak_of(report.environment, cell.device, "float32");
   if (low == nullptr || full == nullptr) return;
-  const double ratio = low->flops_per_s / full->flops_per_s;
+  const double ratio = low->versus_float32 ? low->versus_float32->value : low->flops_per_s / full->flops_per_s;
   const std::string support = cell.device == "cpu" ? cpu_gemm_support(report.environment, dtype)
                                                    : gpu_gemm_support(report.environment, cell.device, dtype);
-  const std::string figures = "at::mm reaches " + gflops(low->flops_per_s) + " in " + dtype + " against " +
-                              gflops(full->flops_per_s) + " in float32 (" + detail::format_ratio(ratio) + ")";
+  const std::string figures = gemm_figures(*low, *full, ratio);
+  std::vector<std::pair<std::string, double>> evidence = {
+      {"gemm_peak_ratio", ratio}, {"dtype_flops_per_s", low->flops_per_s}, {"float32_flops_per_s", full->flops_per_s}};
+  if (low->versus_float32) {
+    evidence.emplace_back("gemm_ratio_ci_low", low->versus_float32->ci_low);
+    evidence.emplace_back("gemm_ratio_ci_high", low->versus_float32->ci_high);
+  }
   const auto native = cell.device == "cpu" ? native_gemm_flags(report.environment, dtype) : std::string();
-  if (ratio < 1.0 && !native.empty()) {
-    add(out, cell, "no-native-gemm", unused_instructions(report.environment, native, dtype, figures),
-        {{"gemm_peak_ratio", ratio},
-         {"dtype_flops_per_s", low->flops_per_s},
-         {"float32_flops_per_s", full->flops_per_s}});
-  } else if (ratio < 1.0) {
-    add(out, cell, "no-native-gemm",
-        cell.device + " has no fast " + dtype + " GEMM: " + figures + "; " + support +
-            ". Every matrix product autocast lowers to " + dtype + " runs slower than in float32 here.",
-        {{"gemm_peak_ratio", ratio},
-         {"dtype_flops_per_s", low->flops_per_s},
-         {"float32_flops_per_s", full->flops_per_s}});
-  } else {
-    add(out, cell, "native-gemm", cell.device + " has native " + dtype + " GEMM: " + figures + "; " + support + ".",
-        {{"gemm_peak_ratio", ratio},
-         {"dtype_flops_per_s", low->flops_per_s},
-         {"float32_flops_per_s", full->flops_per_s}});
+  switch (gemm_verdict(*low, ratio)) {
+    case GemmVerdict::kSlower:
+      add(out, cell, "no-native-gemm",
+          native.empty()
+              ? cell.device + " has no fast " + dtype + " GEMM: " + figures + "; " + support +
+                    ". Every matrix product autocast lowers to " + dtype + " runs slower than in float32 here."
+              : unused_instructions(report.environment, native, dtype, figures),
+          std::move(evidence));
+      return;
+    case GemmVerdict::kNotToldApart:
+      add(out, cell, "gemm-like-float32",
+          cell.device + "'s " + dtype + " GEMM is neither faster nor slower than float32's within this run's " +
+              "precision: " + figures + "; " + support + ". Matrix products gain nothing measurable from " + dtype +
+              " here.",
+          std::move(evidence));
+      return;
+    case GemmVerdict::kFaster:
+      add(out, cell, "native-gemm", cell.device + " has native " + dtype + " GEMM: " + figures + "; " + support + ".",
+          std::move(evidence));
+      return;
   }
 }
 
@@ -278,8 +307,10 @@ std::vector<Finding> explain(const Report& report) {
     const CellResult* fp32 = reference_cell(report, cell);
     gemm_finding(report, cell, out);
     if (cell.breakdown) shares_finding(cell, out);
-    if (cell.breakdown && fp32 != nullptr && fp32->breakdown) amdahl_finding(cell, *fp32, out);
-    if (fp32 != nullptr) detail::dominant_op_finding(cell, *fp32, out);
+    if (cell.breakdown && fp32 != nullptr && fp32->breakdown) {
+      amdahl_finding(cell, *fp32, out);
+      detail::dominant_op_finding(*cell.breakdown, *fp32->breakdown, cell, out);
+    }
     scaler_findings(cell, out);
     gpu_findings(cell, fp32, out);
     unaligned_finding(cell, out);

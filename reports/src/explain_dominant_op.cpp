@@ -32,20 +32,20 @@ std::string next_step(const CellResult& cell) {
 
 }  // namespace
 
-void dominant_op_finding(const CellResult& cell, const CellResult& fp32, std::vector<Finding>& out) {
-  if (!cell.breakdown || !fp32.breakdown || cell.breakdown->top_ops.empty()) return;
-  const auto& breakdown = *cell.breakdown;
-  const auto& top = breakdown.top_ops.front();
-  const double share = top.seconds_per_step / breakdown.step_time_s;
-  const double before_s = op_seconds(*fp32.breakdown, top.op);
+void dominant_op_finding(const TimeBreakdown& amp, const TimeBreakdown& fp32, const CellResult& cell,
+                         std::vector<Finding>& out) {
+  if (amp.top_ops.empty()) return;
+  const auto& top = amp.top_ops.front();
+  const double share = top.seconds_per_step / amp.step_time_s;
+  const double before_s = op_seconds(fp32, top.op);
   if (!(share >= kDominantOpShare) || !(before_s > 0.0) || top.seconds_per_step < kDominantOpGrowth * before_s) return;
   const double growth = top.seconds_per_step / before_s;
   const std::string dtype = top.dtype.empty() ? "" : " in " + top.dtype;
   out.push_back({"dominant-op",
                  key_of(cell).label(),
                  "One op takes most of this step: " + top.op + dtype + ", " + format_duration(top.seconds_per_step) +
-                     " of the " + format_duration(breakdown.step_time_s) + " profiled step (" + format_share(share) +
-                     "), " + format_ratio(growth) + " its " + format_duration(before_s) +
+                     " of the " + format_duration(amp.step_time_s) + " profiled step (" + format_share(share) + "), " +
+                     format_ratio(growth) + " its " + format_duration(before_s) +
                      " in FP32's profiled step. Its speed in " + cell.settings.compute_dtype +
                      " decides this cell's speedup." + next_step(cell),
                  {{"op_seconds_per_step", top.seconds_per_step},

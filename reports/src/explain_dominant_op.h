@@ -13,8 +13,10 @@ namespace ampbench::reports::detail {
 inline constexpr double kDominantOpShare = 0.5;
 inline constexpr double kDominantOpGrowth = 2.0;
 
-// One "dominant-op" finding per AMP cell whose largest op (breakdown.top_ops) holds the share above
-// and grew by the factor above against the same op in the FP32 cell's breakdown (`fp32`).
-void dominant_op_finding(const CellResult& cell, const CellResult& fp32, std::vector<Finding>& out);
+// One "dominant-op" finding for an AMP cell whose largest op (`amp`'s top_ops, the breakdown of
+// `cell`) holds the share above and grew by the factor above against the same op in the FP32
+// cell's breakdown (`fp32`).
+void dominant_op_finding(const TimeBreakdown& amp, const TimeBreakdown& fp32, const CellResult& cell,
+                         std::vector<Finding>& out);
 
 }  // namespace ampbench::reports::detail

@@ -119,6 +119,15 @@ TEST_F(RunCommand, TinyRunWritesAReportWhereFp32DescendsAndAmpIsRelatedToIt) {
     EXPECT_EQ(peak.status, ampbench::reports::MeasurementStatus::kMeasured) << peak.dtype << ": " << peak.reason;
     EXPECT_GT(peak.flops_per_s, 0.0) << peak.dtype;
     EXPECT_GE(peak.matrix_size, 128) << peak.dtype;
+    // ... and each other dtype's speed against float32's, paired over the interleaved rounds.
+    EXPECT_EQ(peak.versus_float32.has_value(), peak.dtype != "float32") << peak.dtype;
+    if (peak.versus_float32) {
+      EXPECT_EQ(peak.versus_float32->rounds, 12) << peak.dtype;
+      EXPECT_GT(peak.versus_float32->ci_low, 0.0) << peak.dtype;
+      EXPECT_LE(peak.versus_float32->ci_low, peak.versus_float32->value) << peak.dtype;
+      EXPECT_LE(peak.versus_float32->value, peak.versus_float32->ci_high) << peak.dtype;
+    }
+    EXPECT_NE(peak.method.find("12 rounds interleaved with the other dtypes"), std::string::npos) << peak.method;
     dtypes.insert(peak.dtype);
   }
   EXPECT_EQ(dtypes, expected_dtypes);

@@ -137,6 +137,40 @@ TEST(Explain, AnOpThatTakesMostOfTheStepAndGrewFromFp32IsNamed) {
   EXPECT_NE(on_gpu.find("Nsight Systems"), std::string::npos) << on_gpu;
 }
 
+// The dtypes timed in interleaved rounds: the interval decides. This Xeon's float16 at::mm is about
+// float32's speed; its peak alone read 0.97x in one run and 1.06x in the next, and the finding
+// flipped between "does not gain" and "has native float16 GEMM".
+TEST(Explain, AGemmWithinItsIntervalOfFloat32IsNeitherFasterNorSlower) {
+  auto report = cpu_report();
+  report.environment.cpu_flags = {"avx512f", "avx512_bf16", "avx512_fp16", "amx_tile", "amx_bf16"};
+  auto& fp16_peak = report.environment.gemm_peaks[2];
+  fp16_peak.flops_per_s = 212e9;  // the peaks alone: 1.06x
+  fp16_peak.versus_float32 = GemmSpeedRatio{0.97, 0.91, 1.04, 8};
+  auto findings = explain(report);
+  EXPECT_EQ(ids_of(findings, "transformer/fp16").front(), "gemm-like-float32");
+  const auto like = find(findings, "transformer/fp16", "gemm-like-float32");
+  EXPECT_EQ(like.sentence,
+            "cpu's float16 GEMM is neither faster nor slower than float32's within this run's precision: at::mm runs "
+            "0.97x [0.91, 1.04] as fast in float16 as in float32 over 8 interleaved rounds (peaks 212.0 GFLOP/s in "
+            "float16 against 200.0 GFLOP/s in float32); it has avx512_fp16 (flags: avx512f avx512_bf16 avx512_fp16 "
+            "amx_tile amx_bf16). Matrix products gain nothing measurable from float16 here.");
+  EXPECT_DOUBLE_EQ(evidence(like, "gemm_peak_ratio"), 0.97);
+  EXPECT_DOUBLE_EQ(evidence(like, "gemm_ratio_ci_low"), 0.91);
+  EXPECT_DOUBLE_EQ(evidence(like, "gemm_ratio_ci_high"), 1.04);
+  // The whole interval above 1: faster, although the peaks alone read slower; below 1: slower.
+  fp16_peak.flops_per_s = 190e9;
+  fp16_peak.versus_float32 = GemmSpeedRatio{1.08, 1.02, 1.14, 8};
+  findings = explain(report);
+  EXPECT_NE(find(findings, "transformer/fp16", "native-gemm").sentence.find("at::mm runs 1.08x [1.02, 1.14]"),
+            std::string::npos);
+  fp16_peak.versus_float32 = GemmSpeedRatio{0.93, 0.88, 0.99, 8};
+  findings = explain(report);
+  EXPECT_NE(find(findings, "transformer/fp16", "no-native-gemm").sentence.find("does not gain from it here"),
+            std::string::npos);
+  EXPECT_TRUE(std::none_of(findings.begin(), findings.end(),
+                           [](const Finding& finding) { return finding.id == "gemm-like-float32"; }));
+}
+
 // A Xeon's figures (PLATFORM.md): avx512_fp16 and amx_bf16, float16 GEMM 0.92x float32. The
 // instructions are there and the GEMM does not gain from them; no "no fast GEMM ... it has".
 TEST(Explain, InstructionsThatTheGemmDoesNotGainFromAreNamedAsSuch) {

@@ -106,6 +106,22 @@ TEST(ReportJson, GemmPeaksAndFractionsRoundTrip) {
   EXPECT_EQ(nlohmann::json(parsed), json);
 }
 
+TEST(ReportJson, AGemmSpeedAgainstFloat32RoundTripsAndABrokenOneIsNamed) {
+  Report report = make_sample_report();
+  report.environment.gemm_peaks[1].versus_float32 = GemmSpeedRatio{0.97, 0.91, 1.04, 8};
+  auto json = nlohmann::json(report);
+  EXPECT_EQ(json["environment"]["gemm_peaks"][1]["versus_float32"],
+            (nlohmann::json{{"value", 0.97}, {"ci_low", 0.91}, {"ci_high", 1.04}, {"rounds", 8}}));
+  EXPECT_FALSE(json["environment"]["gemm_peaks"][0].contains("versus_float32"));  // float32 itself
+  const Report parsed = parse_report(json);
+  ASSERT_TRUE(parsed.environment.gemm_peaks[1].versus_float32.has_value());
+  EXPECT_EQ(parsed.environment.gemm_peaks[1].versus_float32->rounds, 8);
+  EXPECT_EQ(nlohmann::json(parsed), json);
+  json["environment"]["gemm_peaks"][1]["versus_float32"]["rounds"] = 0;
+  const auto error = parse_error(json);
+  EXPECT_NE(error.find("environment.gemm_peaks[1].versus_float32.rounds"), std::string::npos) << error;
+}
+
 TEST(ReportJson, AReportWithoutGemmPeaksStillReads) {
   auto json = sample_json();
   json["environment"].erase("gemm_peaks");

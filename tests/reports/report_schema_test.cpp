@@ -46,6 +46,18 @@ TEST(ReportSchema, AWrittenReportIsValid) {
   EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
 }
 
+TEST(ReportSchema, AGemmSpeedAgainstFloat32IsValidAndABrokenOneIsNamed) {
+  ScratchDir dir;
+  Report report = make_sample_report();
+  report.environment.gemm_peaks[1].versus_float32 = GemmSpeedRatio{0.97, 0.91, 1.04, 8};
+  write_report_atomically(report, dir / "report.json");
+  const auto result = validate(dir / "report.json");
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+  nlohmann::json broken = report;
+  broken["environment"]["gemm_peaks"][1]["versus_float32"]["rounds"] = 0;
+  expect_rejected({{"gemm-rounds.json", broken, "environment/gemm_peaks/1/versus_float32/rounds"}});
+}
+
 TEST(ReportSchema, AGpuCellIsValid) {
   ScratchDir dir;
   Report report = make_sample_report();

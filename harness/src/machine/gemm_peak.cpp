@@ -8,8 +8,11 @@
 #include <chrono>
 #include <exception>
 #include <limits>
+#include <memory>
 
+#include "ampbench/reports/stats.h"
 #include "machine/device_hooks.h"
+#include "measure/interleaved_rounds.h"
 
 namespace ampbench::harness {
 namespace {
@@ -30,10 +33,17 @@ constexpr double kLongEnoughCallS = 0.02;
 constexpr double kLongestCallS = 0.05;
 // At each size, calls repeat for kSizingWindowS (at least kFewestCalls) and the fastest decides:
 // a single call may be the first at its size (which also packs and picks kernels) or preempted on
-// a shared machine. At the chosen size they repeat for kTimingWindowS, and the fastest is the peak.
+// a shared machine. The dtypes are then timed again at their best sizes in kRounds interleaved
+// rounds of kTimingWindowS / kRounds each (block_order's rotation): the fastest call over them is
+// the peak, and each round's pair gives a dtype's speed against float32's; their median and its
+// order-statistic interval (ranks 3 and 10 of 12: two rounds either side may be preempted) is
+// versus_float32. Timed one dtype after another, the ratio moved with the host between them: this
+// Xeon's float16 read 0.71x-1.22x of float32 across runs of identical code, so the finding flipped
+// between "native float16 GEMM" and "no gain" (docs/performance.md, "Which dtype's GEMM is faster").
 constexpr double kSizingWindowS = 0.01;
-constexpr double kTimingWindowS = 0.1;
+constexpr double kTimingWindowS = 0.24;
 constexpr int kFewestCalls = 2;
+constexpr std::int64_t kRounds = 12;
 
 struct PeakDtype {
   const char* name;
@@ -129,66 +139,112 @@ double predicted_growth(double previous_s, double current_s) {
 }
 
 // The best throughput over the sizes tried: 128, 256, ... up to the largest within the cap whose
-// calls stay within the limits above, which then gets the longer timing window. Bigger is not
-// always faster: on a CPU without native float16/bfloat16 GEMM the fallback path is fastest at
-// the smallest sizes, and a peak taken only at the largest size would be no roof at all (cells
-// then showed 150-300% of it).
+// calls stay within the limits above. Bigger is not always faster: on a CPU without native
+// float16/bfloat16 GEMM the fallback path is fastest at the smallest sizes, and a peak taken only at
+// the largest size would be no roof at all (cells then showed 150-300% of it).
 struct BestMatmul {
   double flops_per_s = 0.0;
   std::int64_t size = 0;
-  int calls = 0;
   std::int64_t largest_size = 0;
 };
 
-void keep_if_faster(BestMatmul& best, const SquareMatmul& matmul, const FastestCall& fastest) {
-  const auto n = static_cast<double>(matmul.size());
-  const double flops_per_s = 2.0 * n * n * n / fastest.seconds;
-  if (flops_per_s > best.flops_per_s) best = {flops_per_s, matmul.size(), fastest.calls, best.largest_size};
-  best.largest_size = std::max(best.largest_size, matmul.size());
+double flops_of(std::int64_t size) {
+  const auto n = static_cast<double>(size);
+  return 2.0 * n * n * n;
 }
 
-BestMatmul best_square_matmul(const c10::Device& device, c10::ScalarType dtype) {
+BestMatmul best_square_size(const c10::Device& device, c10::ScalarType dtype) {
   const std::int64_t cap = device.is_cuda() ? kCudaSizeCap : kCpuSizeCap;
   BestMatmul best;
   double previous_s = 0.0;
   for (std::int64_t n = kFirstSize;; n *= 2) {
     SquareMatmul matmul(device, dtype, n);
-    const auto sizing = fastest_call(matmul, kSizingWindowS);
-    keep_if_faster(best, matmul, sizing);
-    const double call_s = sizing.seconds;
+    const double call_s = fastest_call(matmul, kSizingWindowS).seconds;
+    if (flops_of(n) / call_s > best.flops_per_s) best = {flops_of(n) / call_s, n, n};
+    best.largest_size = n;
     if (n * 2 > cap || call_s >= kLongEnoughCallS || call_s * predicted_growth(previous_s, call_s) > kLongestCallS) {
-      keep_if_faster(best, matmul, fastest_call(matmul, kTimingWindowS));
       return best;
     }
     previous_s = call_s;
   }
 }
 
-std::string method_text(const c10::Device& device, const PeakDtype& dtype, const BestMatmul& best) {
-  std::string text = "at::mm(a, b^T), best of square sizes " + std::to_string(kFirstSize) + " to " +
-                     std::to_string(best.largest_size) + ": " + std::to_string(best.size) + "x" +
-                     std::to_string(best.size) + ", fastest of " + std::to_string(best.calls) + " calls, ";
-  if (!device.is_cuda()) return text + std::to_string(at::get_num_threads()) + " threads";
-  text += "device synchronised after each";
-  return dtype.tf32 ? text + ", float32 matmul precision high" : text;
+// One dtype through the measurement: sized first, then timed in the rounds at its best size.
+struct DtypeTiming {
+  PeakDtype dtype;
+  reports::GemmPeak peak;
+  BestMatmul best;
+  std::unique_ptr<SquareMatmul> matmul;  // null once unavailable
+  std::vector<double> round_s_per_flop;  // the fastest call of each round, per FLOP
+  int calls = 0;
+};
+
+void mark_unavailable(DtypeTiming& timing, std::string reason) {
+  timing.peak.status = reports::MeasurementStatus::kUnavailable;
+  timing.peak.reason = std::move(reason);
+  timing.matmul.reset();
 }
 
-reports::GemmPeak measure(const c10::Device& device, const PeakDtype& dtype) {
-  reports::GemmPeak peak;
-  peak.device = device.str();
-  peak.dtype = dtype.name;
+template <typename Measure>
+void measuring(DtypeTiming& timing, Measure&& measure) {
   try {
-    const Float32MatmulPrecisionScope precision(dtype.tf32);
-    const auto best = best_square_matmul(device, dtype.type);
-    peak.flops_per_s = best.flops_per_s;
-    peak.matrix_size = best.size;
-    peak.method = method_text(device, dtype, best);
+    const Float32MatmulPrecisionScope precision(timing.dtype.tf32);
+    measure();
   } catch (const c10::Error& error) {
-    peak.status = reports::MeasurementStatus::kUnavailable;
-    peak.reason = error.what_without_backtrace();
+    mark_unavailable(timing, error.what_without_backtrace());
   } catch (const std::exception& error) {
-    peak.status = reports::MeasurementStatus::kUnavailable;
-    peak.reason = error.what();
+    mark_unavailable(timing, error.what());
+  }
+}
+
+void size_dtype(const c10::Device& device, DtypeTiming& timing) {
+  timing.peak.device = device.str();
+  timing.peak.dtype = timing.dtype.name;
+  measuring(timing, [&] {
+    timing.best = best_square_size(device, timing.dtype.type);
+    timing.matmul = std::make_unique<SquareMatmul>(device, timing.dtype.type, timing.best.size);
+  });
+}
+
+void time_in_rounds(std::vector<DtypeTiming>& timings) {
+  for (std::int64_t round = 0; round < kRounds; ++round) {
+    for (const auto index : detail::block_order(timings.size(), round)) {
+      auto& timing = timings[index];
+      if (!timing.matmul) continue;
+      measuring(timing, [&] {
+        const auto fastest = fastest_call(*timing.matmul, kTimingWindowS / static_cast<double>(kRounds));
+        timing.calls += fastest.calls;
+        timing.round_s_per_flop.push_back(fastest.seconds / flops_of(timing.best.size));
+        timing.best.flops_per_s = std::max(timing.best.flops_per_s, flops_of(timing.best.size) / fastest.seconds);
+      });
+    }
+  }
+}
+
+std::string method_text(const c10::Device& device, const DtypeTiming& timing) {
+  const auto size = std::to_string(timing.best.size);
+  std::string text = "at::mm(a, b^T), best of square sizes " + std::to_string(kFirstSize) + " to " +
+                     std::to_string(timing.best.largest_size) + ": " + size + "x" + size + ", fastest of " +
+                     std::to_string(timing.calls) + " calls in " + std::to_string(kRounds) +
+                     " rounds interleaved with the other dtypes, ";
+  if (!device.is_cuda()) return text + std::to_string(at::get_num_threads()) + " threads";
+  text += "device synchronised after each";
+  return timing.dtype.tf32 ? text + ", float32 matmul precision high" : text;
+}
+
+reports::GemmPeak finished_peak(const c10::Device& device, const DtypeTiming& timing, const DtypeTiming& float32) {
+  auto peak = timing.peak;
+  if (peak.status != reports::MeasurementStatus::kMeasured) return peak;
+  peak.flops_per_s = timing.best.flops_per_s;
+  peak.matrix_size = timing.best.size;
+  peak.method = method_text(device, timing);
+  if (&timing != &float32 && float32.matmul && float32.round_s_per_flop.size() == timing.round_s_per_flop.size()) {
+    std::vector<double> speed_ratios;  // float32's time per FLOP over this dtype's, round by round
+    for (std::size_t round = 0; round < timing.round_s_per_flop.size(); ++round) {
+      speed_ratios.push_back(float32.round_s_per_flop[round] / timing.round_s_per_flop[round]);
+    }
+    const auto summary = reports::summarize(speed_ratios);
+    peak.versus_float32 = reports::GemmSpeedRatio{summary.median, summary.ci_low, summary.ci_high, kRounds};
   }
   return peak;
 }
@@ -198,8 +254,14 @@ reports::GemmPeak measure(const c10::Device& device, const PeakDtype& dtype) {
 std::vector<reports::GemmPeak> measure_gemm_peaks(const std::string& device, int threads) {
   if (threads > 0) at::set_num_threads(threads);
   const c10::Device parsed(device);
-  std::vector<reports::GemmPeak> peaks;
-  for (const auto& dtype : dtypes_for(parsed)) peaks.push_back(measure(parsed, dtype));
+  std::vector<DtypeTiming> timings;
+  for (const auto& dtype : dtypes_for(parsed)) {
+    timings.push_back({dtype, {}, {}, nullptr, {}, 0});
+    size_dtype(parsed, timings.back());
+  }
+  time_in_rounds(timings);
+  std::vector<reports::GemmPeak> peaks;  // dtypes_for lists float32 first: the others are paired with it
+  for (const auto& timing : timings) peaks.push_back(finished_peak(parsed, timing, timings.front()));
   return peaks;
 }
 

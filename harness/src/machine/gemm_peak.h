@@ -1,6 +1,7 @@
 // Measures the machine's GEMM peak per dtype on the device a run uses, once, before its cells:
-// the roofline each cell's achieved FLOP/s is read against (reports/roofline.h). Brief and
-// adaptive: about half a second on a CPU.
+// the roofline each cell's achieved FLOP/s is read against (reports/roofline.h), and each other
+// dtype's speed against float32's, with its interval, from rounds that interleave the dtypes (what
+// explain's GEMM findings read). Brief and adaptive: about a second on a CPU.
 #pragma once
 
 #include <string>

@@ -97,11 +97,13 @@ class Attribution {
       breakdown.categories.push_back({category, total * per_step});
       categorised += total * per_step;
     }
-    std::sort(breakdown.categories.begin(), breakdown.categories.end(),
-              [](const auto& a, const auto& b) { return a.seconds_per_step > b.seconds_per_step; });
+    // Largest first; equal times keep the maps' order (by category, by op name and dtype), so the
+    // same profile always lists the same five ops. A few hundred ops once per cell, off the timed
+    // path: a stable sort of all of them costs nothing that a partial sort would save.
+    const auto largest_first = [](const auto& a, const auto& b) { return a.seconds_per_step > b.seconds_per_step; };
+    std::stable_sort(breakdown.categories.begin(), breakdown.categories.end(), largest_first);
     for (const auto& [op, total] : op_seconds_) breakdown.top_ops.push_back({op.first, op.second, total * per_step});
-    std::stable_sort(breakdown.top_ops.begin(), breakdown.top_ops.end(),
-                     [](const auto& a, const auto& b) { return a.seconds_per_step > b.seconds_per_step; });
+    std::stable_sort(breakdown.top_ops.begin(), breakdown.top_ops.end(), largest_first);
     if (breakdown.top_ops.size() > reports::TimeBreakdown::kTopOps)
       breakdown.top_ops.resize(reports::TimeBreakdown::kTopOps);
     // Whatever the ops do not cover: the scopes' own time and the rest of the wall time (the wait

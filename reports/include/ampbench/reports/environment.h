@@ -25,6 +25,17 @@ struct DeviceInfo {
   std::string compute_mode;  // GPUs: "Default", "Exclusive Process", "Prohibited"; empty for the CPU or unknown
 };
 
+// A dtype's at::mm speed over float32's on the same device: each timed at its own best size, in
+// rounds interleaved with the other dtypes; the median of the per-round ratios and its 95%
+// order-statistic interval (reports::summarize). Whether a dtype's GEMM beats float32's is a claim
+// explain makes only when the interval says so.
+struct GemmSpeedRatio {
+  double value = 0.0;
+  double ci_low = 0.0;
+  double ci_high = 0.0;
+  std::int64_t rounds = 0;
+};
+
 // The best at::mm throughput the run measured for one dtype on the device in use: the roofline a
 // cell's achieved FLOP/s is read against. A measurement on this machine, not a datasheet figure.
 struct GemmPeak {
@@ -35,6 +46,8 @@ struct GemmPeak {
   double flops_per_s = 0.0;      // 2 N^3 over the fastest call's time
   std::int64_t matrix_size = 0;  // N of the square operands
   std::string method;            // "at::mm 1024x1024, best of 12 calls, 2 threads"
+  // Absent for float32 itself, for a dtype that could not be measured, and in older reports.
+  std::optional<GemmSpeedRatio> versus_float32 = std::nullopt;
 };
 
 // The allocator the run's workers ran under, as each of them found it (docs/running.md).

@@ -2,8 +2,10 @@
 // with the figures it rests on. Findings never claim more than the evidence: where a figure is
 // missing (no profiled breakdown, no GEMM peak, an older report) a finding says what is missing
 // instead of guessing. The rules (each fires on its evidence and not without it):
-// - native-gemm / no-native-gemm: the measured at::mm peak of the cell's dtype against float32's
-//   on its device, with the ISA flags (CPU) or compute capability (CUDA) that explain it;
+// - native-gemm / no-native-gemm / gemm-like-float32: the cell's dtype's at::mm speed against
+//   float32's on its device (the interleaved rounds' interval above 1, below it, or holding it;
+//   older reports: the two peaks), with the ISA flags (CPU) or compute capability (CUDA) that
+//   explain it;
 // - casts-and-float32-ops: the share of the AMP step spent in casts and in ops autocast keeps in
 //   float32, from the profiled breakdown;
 // - amdahl-ceiling: FP32's share of time in matrix products and convolutions, times how much
