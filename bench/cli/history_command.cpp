@@ -420,8 +420,11 @@ int bisect(const HistoryFlags& flags) {
                     " runs of testbed " + testbed.testbed.name + ")\n");
     return kExitSuccess;
   }
-  const auto causes = attributions(store, testbed.id, flags.cell, *figure, entries, changes,
-                                   partner_series(store, testbed.id, flags.cell, *figure));
+  // Only a raw step-time series has a machine's part to read (attributions); the per-probe one's
+  // partner would be read for nothing.
+  const auto per_probe = *figure == history::Figure::kStepTime ? partner_series(store, testbed.id, flags.cell, *figure)
+                                                               : std::vector<history::SeriesEntry>{};
+  const auto causes = attributions(store, testbed.id, flags.cell, *figure, entries, changes, per_probe);
   std::string out;
   for (std::size_t i = 0; i < changes.size(); ++i) {
     const auto& change = changes[i];

@@ -96,8 +96,8 @@ enum class GemmVerdict { kFaster, kSlower, kNotToldApart };
 
 GemmVerdict gemm_verdict(const GemmPeak& low, double ratio) {
   if (!low.versus_float32) return ratio < 1.0 ? GemmVerdict::kSlower : GemmVerdict::kFaster;
-  if (low.versus_float32->ci_high < 1.0) return GemmVerdict::kSlower;
-  if (low.versus_float32->ci_low > 1.0) return GemmVerdict::kFaster;
+  if (low.versus_float32->speed.ci_high < 1.0) return GemmVerdict::kSlower;
+  if (low.versus_float32->speed.ci_low > 1.0) return GemmVerdict::kFaster;
   return GemmVerdict::kNotToldApart;
 }
 
@@ -107,8 +107,8 @@ std::string gemm_figures(const GemmPeak& low, const GemmPeak& full, double ratio
       gflops(low.flops_per_s) + " in " + dtype + " against " + gflops(full.flops_per_s) + " in float32";
   if (!low.versus_float32) return "at::mm reaches " + peaks + " (" + detail::format_ratio(ratio) + ")";
   const auto& paired = *low.versus_float32;
-  return "at::mm runs " + detail::format_ratio_ci({paired.value, paired.ci_low, paired.ci_high}) + " as fast in " +
-         dtype + " as in float32 over " + std::to_string(paired.rounds) + " interleaved rounds (peaks " + peaks + ")";
+  return "at::mm runs " + detail::format_ratio_ci(paired.speed) + " as fast in " + dtype + " as in float32 over " +
+         std::to_string(paired.rounds) + " interleaved rounds (peaks " + peaks + ")";
 }
 
 void gemm_finding(const Report& report, const CellResult& cell, std::vector<Finding>& out) {
@@ -116,15 +116,15 @@ void gemm_finding(const Report& report, const CellResult& cell, std::vector<Find
   const auto* low = peak_of(report.environment, cell.device, dtype);
   const auto* full = peak_of(report.environment, cell.device, "float32");
   if (low == nullptr || full == nullptr) return;
-  const double ratio = low->versus_float32 ? low->versus_float32->value : low->flops_per_s / full->flops_per_s;
+  const double ratio = low->versus_float32 ? low->versus_float32->speed.value : low->flops_per_s / full->flops_per_s;
   const std::string support = cell.device == "cpu" ? cpu_gemm_support(report.environment, dtype)
                                                    : gpu_gemm_support(report.environment, cell.device, dtype);
   const std::string figures = gemm_figures(*low, *full, ratio);
   std::vector<std::pair<std::string, double>> evidence = {
       {"gemm_peak_ratio", ratio}, {"dtype_flops_per_s", low->flops_per_s}, {"float32_flops_per_s", full->flops_per_s}};
   if (low->versus_float32) {
-    evidence.emplace_back("gemm_ratio_ci_low", low->versus_float32->ci_low);
-    evidence.emplace_back("gemm_ratio_ci_high", low->versus_float32->ci_high);
+    evidence.emplace_back("gemm_ratio_ci_low", low->versus_float32->speed.ci_low);
+    evidence.emplace_back("gemm_ratio_ci_high", low->versus_float32->speed.ci_high);
   }
   const auto native = cell.device == "cpu" ? native_gemm_flags(report.environment, dtype) : std::string();
   switch (gemm_verdict(*low, ratio)) {

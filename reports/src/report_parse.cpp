@@ -42,9 +42,9 @@ GemmPeak read_gemm_peak(const nlohmann::json& in, const std::string& path) {
   value.method = fields.text("method");
   if (const auto* ratio = fields.optional("versus_float32")) {  // absent in older reports
     ObjectReader ratio_fields(*ratio, fields.path_of("versus_float32"));
-    value.versus_float32 =
-        GemmSpeedRatio{ratio_fields.number_or_null("value"), ratio_fields.number_or_null("ci_low"),
-                       ratio_fields.number_or_null("ci_high"), ratio_fields.integer_in("rounds", 1, 1000000)};
+    value.versus_float32 = GemmSpeedRatio{{ratio_fields.number_or_null("value"), ratio_fields.number_or_null("ci_low"),
+                                           ratio_fields.number_or_null("ci_high")},
+                                          ratio_fields.integer_in("rounds", 1, 1000000)};
     ratio_fields.finish();
   }
   fields.finish();

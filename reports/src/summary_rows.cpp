@@ -98,9 +98,7 @@ SummaryRow summary_row(const CellResult& cell, bool with_ranks) {
 std::string gemm_peak_value(const GemmPeak& peak) {
   if (peak.status != MeasurementStatus::kMeasured) return "unavailable: " + one_line(peak.reason, kPeakReasonWidth);
   if (!peak.versus_float32) return format_flop_rate(peak.flops_per_s);
-  const auto& ratio = *peak.versus_float32;
-  return format_flop_rate(peak.flops_per_s) + " (" + format_ratio_ci({ratio.value, ratio.ci_low, ratio.ci_high}) +
-         " float32's speed)";
+  return format_flop_rate(peak.flops_per_s) + " (" + format_ratio_ci(peak.versus_float32->speed) + " float32's speed)";
 }
 
 std::string gemm_peaks_note(const Environment& environment) {

@@ -123,9 +123,9 @@ TEST_F(RunCommand, TinyRunWritesAReportWhereFp32DescendsAndAmpIsRelatedToIt) {
     EXPECT_EQ(peak.versus_float32.has_value(), peak.dtype != "float32") << peak.dtype;
     if (peak.versus_float32) {
       EXPECT_EQ(peak.versus_float32->rounds, 12) << peak.dtype;
-      EXPECT_GT(peak.versus_float32->ci_low, 0.0) << peak.dtype;
-      EXPECT_LE(peak.versus_float32->ci_low, peak.versus_float32->value) << peak.dtype;
-      EXPECT_LE(peak.versus_float32->value, peak.versus_float32->ci_high) << peak.dtype;
+      EXPECT_GT(peak.versus_float32->speed.ci_low, 0.0) << peak.dtype;
+      EXPECT_LE(peak.versus_float32->speed.ci_low, peak.versus_float32->speed.value) << peak.dtype;
+      EXPECT_LE(peak.versus_float32->speed.value, peak.versus_float32->speed.ci_high) << peak.dtype;
     }
     EXPECT_NE(peak.method.find("12 rounds interleaved with the other dtypes"), std::string::npos) << peak.method;
     dtypes.insert(peak.dtype);

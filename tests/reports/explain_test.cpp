@@ -145,7 +145,7 @@ TEST(Explain, AGemmWithinItsIntervalOfFloat32IsNeitherFasterNorSlower) {
   report.environment.cpu_flags = {"avx512f", "avx512_bf16", "avx512_fp16", "amx_tile", "amx_bf16"};
   auto& fp16_peak = report.environment.gemm_peaks[2];
   fp16_peak.flops_per_s = 212e9;  // the peaks alone: 1.06x
-  fp16_peak.versus_float32 = GemmSpeedRatio{0.97, 0.91, 1.04, 8};
+  fp16_peak.versus_float32 = GemmSpeedRatio{{0.97, 0.91, 1.04}, 8};
   auto findings = explain(report);
   EXPECT_EQ(ids_of(findings, "transformer/fp16").front(), "gemm-like-float32");
   const auto like = find(findings, "transformer/fp16", "gemm-like-float32");
@@ -159,11 +159,11 @@ TEST(Explain, AGemmWithinItsIntervalOfFloat32IsNeitherFasterNorSlower) {
   EXPECT_DOUBLE_EQ(evidence(like, "gemm_ratio_ci_high"), 1.04);
   // The whole interval above 1: faster, although the peaks alone read slower; below 1: slower.
   fp16_peak.flops_per_s = 190e9;
-  fp16_peak.versus_float32 = GemmSpeedRatio{1.08, 1.02, 1.14, 8};
+  fp16_peak.versus_float32 = GemmSpeedRatio{{1.08, 1.02, 1.14}, 8};
   findings = explain(report);
   EXPECT_NE(find(findings, "transformer/fp16", "native-gemm").sentence.find("at::mm runs 1.08x [1.02, 1.14]"),
             std::string::npos);
-  fp16_peak.versus_float32 = GemmSpeedRatio{0.93, 0.88, 0.99, 8};
+  fp16_peak.versus_float32 = GemmSpeedRatio{{0.93, 0.88, 0.99}, 8};
   findings = explain(report);
   EXPECT_NE(find(findings, "transformer/fp16", "no-native-gemm").sentence.find("does not gain from it here"),
             std::string::npos);

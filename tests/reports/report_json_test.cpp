@@ -108,7 +108,7 @@ TEST(ReportJson, GemmPeaksAndFractionsRoundTrip) {
 
 TEST(ReportJson, AGemmSpeedAgainstFloat32RoundTripsAndABrokenOneIsNamed) {
   Report report = make_sample_report();
-  report.environment.gemm_peaks[1].versus_float32 = GemmSpeedRatio{0.97, 0.91, 1.04, 8};
+  report.environment.gemm_peaks[1].versus_float32 = GemmSpeedRatio{{0.97, 0.91, 1.04}, 8};
   auto json = nlohmann::json(report);
   EXPECT_EQ(json["environment"]["gemm_peaks"][1]["versus_float32"],
             (nlohmann::json{{"value", 0.97}, {"ci_low", 0.91}, {"ci_high", 1.04}, {"rounds", 8}}));

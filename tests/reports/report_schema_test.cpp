@@ -49,7 +49,7 @@ TEST(ReportSchema, AWrittenReportIsValid) {
 TEST(ReportSchema, AGemmSpeedAgainstFloat32IsValidAndABrokenOneIsNamed) {
   ScratchDir dir;
   Report report = make_sample_report();
-  report.environment.gemm_peaks[1].versus_float32 = GemmSpeedRatio{0.97, 0.91, 1.04, 8};
+  report.environment.gemm_peaks[1].versus_float32 = GemmSpeedRatio{{0.97, 0.91, 1.04}, 8};
   write_report_atomically(report, dir / "report.json");
   const auto result = validate(dir / "report.json");
   EXPECT_EQ(result.exit_code, 0) << result.out << result.err;

@@ -71,7 +71,8 @@ TEST(RenderTable, PeaksShowUnderTheTableAndTinyFractionsStayReadable) {
   report.environment.gemm_peaks = {
       {"cpu", "float32", MeasurementStatus::kMeasured, "", 1.712e11, 1024, "at::mm"},
       {"cpu", "float16", MeasurementStatus::kUnavailable, "mm: not implemented\nfor 'Half'", 0.0, 0, ""},
-      {"cpu", "bfloat16", MeasurementStatus::kMeasured, "", 4.56e11, 512, "at::mm", GemmSpeedRatio{2.6, 2.41, 2.8, 8}}};
+      {"cpu", "bfloat16", MeasurementStatus::kMeasured, "", 4.56e11, 512, "at::mm",
+       GemmSpeedRatio{{2.6, 2.41, 2.8}, 8}}};
   report.cells.push_back(ampbench::testing::sample_cell("simple_net", "fp32", 1e-3));
   report.cells.back().throughput.fraction_of_peak = 2e-6;
   const std::string table = render_table(report);

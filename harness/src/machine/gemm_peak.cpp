@@ -33,13 +33,17 @@ constexpr double kLongEnoughCallS = 0.02;
 constexpr double kLongestCallS = 0.05;
 // At each size, calls repeat for kSizingWindowS (at least kFewestCalls) and the fastest decides:
 // a single call may be the first at its size (which also packs and picks kernels) or preempted on
-// a shared machine. The dtypes are then timed again at their best sizes in kRounds interleaved
-// rounds of kTimingWindowS / kRounds each (block_order's rotation): the fastest call over them is
-// the peak, and each round's pair gives a dtype's speed against float32's; their median and its
-// order-statistic interval (ranks 3 and 10 of 12: two rounds either side may be preempted) is
-// versus_float32. Timed one dtype after another, the ratio moved with the host between them: this
-// Xeon's float16 read 0.71x-1.22x of float32 across runs of identical code, so the finding flipped
-// between "native float16 GEMM" and "no gain" (docs/performance.md, "Which dtype's GEMM is faster").
+// a shared machine. Sizing's best size and its neighbours among the sizes tried are then timed
+// again in kRounds interleaved rounds (block_order's rotation over the dtypes), each dtype sharing
+// kTimingWindowS / kRounds of calls per round between its sizes. A dtype's size is the one with the
+// best median over the rounds, its peak the fastest call there, and each round's fastest calls at
+// the chosen sizes give its speed against float32's; their median and its order-statistic interval
+// (ranks 3 and 10 of 12: two rounds either side may be preempted) is versus_float32. Timed one
+// dtype after another, the ratio moved with the host between them: this Xeon's float16 read
+// 0.71x-1.22x of float32 across runs of identical code, so the finding flipped between "native
+// float16 GEMM" and "no gain"; with the size taken from one 10 ms window it still moved 0.75-0.97
+// between runs with intervals a few percent wide, for the size it landed on (docs/performance.md,
+// "Which dtype's GEMM is faster").
 constexpr double kSizingWindowS = 0.01;
 constexpr double kTimingWindowS = 0.24;
 constexpr int kFewestCalls = 2;
@@ -169,20 +173,28 @@ BestMatmul best_square_size(const c10::Device& device, c10::ScalarType dtype) {
   }
 }
 
-// One dtype through the measurement: sized first, then timed in the rounds at its best size.
+// One size of one dtype in the rounds: the fastest call of each round, per FLOP.
+struct TimedSize {
+  std::unique_ptr<SquareMatmul> matmul;
+  std::vector<double> round_s_per_flop;
+  int calls = 0;
+};
+
+// One dtype through the measurement: sized first, then its best size and that size's neighbours
+// timed in the rounds, then the size with the best median chosen.
 struct DtypeTiming {
   PeakDtype dtype;
   reports::GemmPeak peak;
   BestMatmul best;
-  std::unique_ptr<SquareMatmul> matmul;  // null once unavailable
-  std::vector<double> round_s_per_flop;  // the fastest call of each round, per FLOP
-  int calls = 0;
+  std::vector<TimedSize> sizes;          // empty once unavailable
+  std::vector<double> round_s_per_flop;  // the chosen size's
+  int calls = 0;                         // the chosen size's
 };
 
 void mark_unavailable(DtypeTiming& timing, std::string reason) {
   timing.peak.status = reports::MeasurementStatus::kUnavailable;
   timing.peak.reason = std::move(reason);
-  timing.matmul.reset();
+  timing.sizes.clear();
 }
 
 template <typename Measure>
@@ -202,7 +214,10 @@ void size_dtype(const c10::Device& device, DtypeTiming& timing) {
   timing.peak.dtype = timing.dtype.name;
   measuring(timing, [&] {
     timing.best = best_square_size(device, timing.dtype.type);
-    timing.matmul = std::make_unique<SquareMatmul>(device, timing.dtype.type, timing.best.size);
+    for (const auto n : {timing.best.size / 2, timing.best.size, timing.best.size * 2}) {
+      if (n >= kFirstSize && n <= timing.best.largest_size)
+        timing.sizes.push_back({std::make_unique<SquareMatmul>(device, timing.dtype.type, n), {}, 0});
+    }
   });
 }
 
@@ -210,23 +225,38 @@ void time_in_rounds(std::vector<DtypeTiming>& timings) {
   for (std::int64_t round = 0; round < kRounds; ++round) {
     for (const auto index : detail::block_order(timings.size(), round)) {
       auto& timing = timings[index];
-      if (!timing.matmul) continue;
+      const double window_s =
+          kTimingWindowS / static_cast<double>(kRounds * std::max<std::size_t>(1, timing.sizes.size()));
       measuring(timing, [&] {
-        const auto fastest = fastest_call(*timing.matmul, kTimingWindowS / static_cast<double>(kRounds));
-        timing.calls += fastest.calls;
-        timing.round_s_per_flop.push_back(fastest.seconds / flops_of(timing.best.size));
-        timing.best.flops_per_s = std::max(timing.best.flops_per_s, flops_of(timing.best.size) / fastest.seconds);
+        for (auto& size : timing.sizes) {
+          const auto fastest = fastest_call(*size.matmul, window_s);
+          size.calls += fastest.calls;
+          size.round_s_per_flop.push_back(fastest.seconds / flops_of(size.matmul->size()));
+        }
       });
     }
   }
 }
 
+// The size whose median over the rounds was fastest: its peak is its fastest call over them.
+void choose_size(DtypeTiming& timing) {
+  if (timing.sizes.empty()) return;
+  const auto chosen = std::min_element(timing.sizes.begin(), timing.sizes.end(), [](const auto& a, const auto& b) {
+    return reports::summarize(a.round_s_per_flop).median < reports::summarize(b.round_s_per_flop).median;
+  });
+  timing.best.size = chosen->matmul->size();
+  timing.round_s_per_flop = chosen->round_s_per_flop;
+  timing.calls = chosen->calls;
+  timing.best.flops_per_s = 1.0 / *std::min_element(timing.round_s_per_flop.begin(), timing.round_s_per_flop.end());
+}
+
 std::string method_text(const c10::Device& device, const DtypeTiming& timing) {
   const auto size = std::to_string(timing.best.size);
-  std::string text = "at::mm(a, b^T), best of square sizes " + std::to_string(kFirstSize) + " to " +
-                     std::to_string(timing.best.largest_size) + ": " + size + "x" + size + ", fastest of " +
-                     std::to_string(timing.calls) + " calls in " + std::to_string(kRounds) +
-                     " rounds interleaved with the other dtypes, ";
+  std::string text = "at::mm(a, b^T), square sizes " + std::to_string(kFirstSize) + " to " +
+                     std::to_string(timing.best.largest_size) + " tried, " + std::to_string(timing.sizes.size()) +
+                     " of them timed in " + std::to_string(kRounds) +
+                     " rounds interleaved with the other dtypes: " + size + "x" + size +
+                     " fastest by its median, the fastest of its " + std::to_string(timing.calls) + " calls there, ";
   if (!device.is_cuda()) return text + std::to_string(at::get_num_threads()) + " threads";
   text += "device synchronised after each";
   return timing.dtype.tf32 ? text + ", float32 matmul precision high" : text;
@@ -238,13 +268,14 @@ reports::GemmPeak finished_peak(const c10::Device& device, const DtypeTiming& ti
   peak.flops_per_s = timing.best.flops_per_s;
   peak.matrix_size = timing.best.size;
   peak.method = method_text(device, timing);
-  if (&timing != &float32 && float32.matmul && float32.round_s_per_flop.size() == timing.round_s_per_flop.size()) {
+  if (&timing != &float32 && !float32.sizes.empty() &&
+      float32.round_s_per_flop.size() == timing.round_s_per_flop.size()) {
     std::vector<double> speed_ratios;  // float32's time per FLOP over this dtype's, round by round
     for (std::size_t round = 0; round < timing.round_s_per_flop.size(); ++round) {
       speed_ratios.push_back(float32.round_s_per_flop[round] / timing.round_s_per_flop[round]);
     }
     const auto summary = reports::summarize(speed_ratios);
-    peak.versus_float32 = reports::GemmSpeedRatio{summary.median, summary.ci_low, summary.ci_high, kRounds};
+    peak.versus_float32 = reports::GemmSpeedRatio{{summary.median, summary.ci_low, summary.ci_high}, kRounds};
   }
   return peak;
 }
@@ -256,10 +287,11 @@ std::vector<reports::GemmPeak> measure_gemm_peaks(const std::string& device, int
   const c10::Device parsed(device);
   std::vector<DtypeTiming> timings;
   for (const auto& dtype : dtypes_for(parsed)) {
-    timings.push_back({dtype, {}, {}, nullptr, {}, 0});
+    timings.push_back({dtype, {}, {}, {}, {}, 0});
     size_dtype(parsed, timings.back());
   }
   time_in_rounds(timings);
+  for (auto& timing : timings) choose_size(timing);
   std::vector<reports::GemmPeak> peaks;  // dtypes_for lists float32 first: the others are paired with it
   for (const auto& timing : timings) peaks.push_back(finished_peak(parsed, timing, timings.front()));
   return peaks;

@@ -10,6 +10,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "ampbench/reports/measurement_status.h"
+#include "ampbench/reports/ratio.h"
 
 namespace ampbench::reports {
 
@@ -30,9 +31,7 @@ struct DeviceInfo {
 // order-statistic interval (reports::summarize). Whether a dtype's GEMM beats float32's is a claim
 // explain makes only when the interval says so.
 struct GemmSpeedRatio {
-  double value = 0.0;
-  double ci_low = 0.0;
-  double ci_high = 0.0;
+  Ratio speed;
   std::int64_t rounds = 0;
 };
 

@@ -18,6 +18,7 @@
 #include "ampbench/reports/environment.h"
 #include "ampbench/reports/grad_compression.h"
 #include "ampbench/reports/op_category.h"
+#include "ampbench/reports/ratio.h"
 #include "ampbench/reports/run_config.h"
 #include "ampbench/reports/stop_reason.h"
 
@@ -47,13 +48,6 @@ struct SampleSummary {
   double stddev = 0.0;
   // (ci_high - ci_low) / 2 / median: the precision the run achieved.
   double relative_ci_half_width = 0.0;
-};
-
-// A ratio of two medians (e.g. FP32 step time / AMP step time) with a bootstrap 95% CI.
-struct Ratio {
-  double value = 0.0;
-  double ci_low = 0.0;
-  double ci_high = 0.0;
 };
 
 // The settings that make a mode what it is, recorded so a reader never has to guess.

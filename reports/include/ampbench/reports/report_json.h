@@ -36,7 +36,6 @@ inline constexpr std::size_t kMaxJsonDepth = 64;
 
 // Writing. Doubles that are not finite become null; std::optional fields that are empty become null.
 void to_json(nlohmann::json& out, const SampleSummary& value);
-void to_json(nlohmann::json& out, const Ratio& value);
 void to_json(nlohmann::json& out, const ModeSettings& value);
 void to_json(nlohmann::json& out, const Throughput& value);
 void to_json(nlohmann::json& out, const Memory& value);
@@ -68,7 +67,6 @@ void to_json(nlohmann::json& out, const Report& value);
 // A null where a double is expected reads as NaN, the inverse of writing; per-step times must be
 // finite numbers. An optional field may be null or absent. Report's from_json is parse_report.
 void from_json(const nlohmann::json& in, SampleSummary& value);
-void from_json(const nlohmann::json& in, Ratio& value);
 void from_json(const nlohmann::json& in, ModeSettings& value);
 void from_json(const nlohmann::json& in, Throughput& value);
 void from_json(const nlohmann::json& in, Memory& value);
