@@ -128,6 +128,9 @@ TEST_F(RunCommand, TinyRunWritesAReportWhereFp32DescendsAndAmpIsRelatedToIt) {
       EXPECT_LE(peak.versus_float32->speed.value, peak.versus_float32->speed.ci_high) << peak.dtype;
     }
     EXPECT_NE(peak.method.find("12 rounds interleaved with the other dtypes"), std::string::npos) << peak.method;
+    // The size the peak stands at is the one the rounds chose.
+    const auto size = std::to_string(peak.matrix_size);
+    EXPECT_NE(peak.method.find(size + "x" + size + " fastest by its median"), std::string::npos) << peak.method;
     dtypes.insert(peak.dtype);
   }
   EXPECT_EQ(dtypes, expected_dtypes);
