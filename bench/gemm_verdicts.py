@@ -8,8 +8,8 @@ and its interval. Before it, the verdict compared two peaks timed one after the 
 float16 GEMM" and "does not gain" from one run to the next. This runs a short suite N times and
 prints, per run and dtype, the ratio with its interval, the verdict explain gave, and the verdict
 the two peaks alone would give (the rule before); then, as an independent measurement of the same
-thing, PyTorch's own torch.mm(a, b.t()) in the same interleaved rounds at each dtype's size from
-that run (median of the per-round ratios of the fastest call per round).
+thing, PyTorch's own torch.mm(a, b.t()) in the same interleaved rounds at the sizes that run
+paired each dtype with float32 at (median of the per-round ratios of the fastest call per round).
 
 Usage: .venv/bin/python bench/gemm_verdicts.py --runs 10 --out DIR [--binary B]
 Prints a Markdown table (docs/performance.md, "Which dtype's GEMM is faster").
@@ -46,6 +46,15 @@ def explain_verdict(report, dtype):
     return "-"
 
 
+def paired_sizes(peaks, dtype):
+    """(the dtype's size, float32's) of the rounds behind versus_float32: the size both were timed
+    at where the report names one, else each at its own peak's size."""
+    common = peaks[dtype]["versus_float32"].get("matrix_size")
+    if common:
+        return common, common
+    return peaks[dtype]["matrix_size"], peaks["float32"]["matrix_size"]
+
+
 def fastest_call(call, window_s):
     best = float("inf")
     calls = 0
@@ -58,24 +67,25 @@ def fastest_call(call, window_s):
     return best
 
 
-def torch_ratios(sizes):
-    """Each dtype's torch.mm(a, b.t()) at its size, in interleaved rounds; per dtype the median of
-    the per-round ratios float32 time per FLOP / its time per FLOP."""
+def torch_ratios(pairs):
+    """torch.mm(a, b.t()) per (dtype, size) the pairs need, in interleaved rounds; per dtype, paired
+    as {dtype: (its size, float32's size)}, the median of the per-round ratios float32's time per
+    FLOP / its time per FLOP."""
+    keys = sorted({("float32", f32) for _, f32 in pairs.values()} | {(d, s) for d, (s, _) in pairs.items()})
     calls = {}
-    for name, size in sizes.items():
+    for name, size in keys:
         a = torch.randn(size, size, dtype=DTYPES[name])
         b = torch.randn(size, size, dtype=DTYPES[name])
         out = torch.empty(size, size, dtype=DTYPES[name])
-        calls[name] = (lambda a=a, b=b, out=out: torch.mm(a, b.t(), out=out), 2.0 * size**3)
-    per_flop = {name: [] for name in sizes}
-    names = list(sizes)
+        calls[(name, size)] = (lambda a=a, b=b, out=out: torch.mm(a, b.t(), out=out), 2.0 * size**3)
+    per_flop = {key: [] for key in keys}
     for round_index in range(ROUNDS):
-        order = names[round_index % len(names):] + names[:round_index % len(names)]
-        for name in order:
-            call, flops = calls[name]
-            per_flop[name].append(fastest_call(call, WINDOW_S) / flops)
-    return {name: statistics.median(f / d for f, d in zip(per_flop["float32"], per_flop[name]))
-            for name in sizes if name != "float32"}
+        order = keys[round_index % len(keys):] + keys[:round_index % len(keys)]
+        for key in order:
+            call, flops = calls[key]
+            per_flop[key].append(fastest_call(call, WINDOW_S) / flops)
+    return {d: statistics.median(f / t for f, t in zip(per_flop[("float32", f32)], per_flop[(d, s)]))
+            for d, (s, f32) in pairs.items()}
 
 
 def main():
@@ -88,21 +98,24 @@ def main():
     torch.set_num_threads(args.threads)
     extra = ["--workloads", "simplenet", "--replicates", "1", "--numerics-steps", "0", "--no-breakdown",
              "--time-cap", "1", "--threads", str(args.threads)]
-    print("| run | dtype | sizes (dtype / float32) | ampbench: versus_float32 | explain | the peaks alone | "
+    print("| run | dtype | peaks' sizes (dtype / float32), paired at | ampbench: versus_float32 | explain | "
+          "the peaks alone | "
           "torch.mm, same rounds |")
     print("|---|---|---|---|---|---|---|")
     tally = {}
     for run in range(args.runs):
         report, _ = run_suite(args.binary, os.path.join(args.out, f"run{run}"), extra)
         peaks = {p["dtype"]: p for p in report["environment"]["gemm_peaks"] if p["status"] == "measured"}
-        torch_ratio = torch_ratios({name: peaks[name]["matrix_size"] for name in DTYPES})
+        pairs = {dtype: paired_sizes(peaks, dtype) for dtype in ("float16", "bfloat16")}
+        torch_ratio = torch_ratios(pairs)
         for dtype in ("float16", "bfloat16"):
             ratio = peaks[dtype]["versus_float32"]
             said = explain_verdict(report, dtype)
             before = verdict_by_peaks(peaks, dtype)
             tally.setdefault(dtype, {}).setdefault((said, before), 0)
             tally[dtype][(said, before)] += 1
-            print(f"| {run} | {dtype} | {peaks[dtype]['matrix_size']} / {peaks['float32']['matrix_size']} | "
+            paired = "each its own" if pairs[dtype][0] != pairs[dtype][1] else str(pairs[dtype][0])
+            print(f"| {run} | {dtype} | {peaks[dtype]['matrix_size']} / {peaks['float32']['matrix_size']}, {paired} | "
                   f"{ratio['value']:.3f} [{ratio['ci_low']:.3f}, {ratio['ci_high']:.3f}] | {said} | "
                   f"{before} ({peaks[dtype]['flops_per_s'] / peaks['float32']['flops_per_s']:.3f}) | "
                   f"{torch_ratio[dtype]:.3f} |", flush=True)

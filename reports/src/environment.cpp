@@ -30,6 +30,7 @@ void to_json(nlohmann::json& out, const GemmPeak& peak) {
   if (const auto& ratio = peak.versus_float32) {
     out["versus_float32"] = ratio->speed;
     out["versus_float32"]["rounds"] = ratio->rounds;
+    if (ratio->matrix_size > 0) out["versus_float32"]["matrix_size"] = ratio->matrix_size;
   }
 }
 

@@ -91,12 +91,17 @@ SampleSummary read_sample_summary(const json& in, const std::string& path) {
   return value;
 }
 
-Ratio read_ratio(const json& in, const std::string& path) {
-  ObjectReader fields(in, path);
+Ratio read_ratio_fields(ObjectReader& fields) {
   Ratio value;
   value.value = fields.number_or_null("value");
   value.ci_low = fields.number_or_null("ci_low");
   value.ci_high = fields.number_or_null("ci_high");
+  return value;
+}
+
+Ratio read_ratio(const json& in, const std::string& path) {
+  ObjectReader fields(in, path);
+  const auto value = read_ratio_fields(fields);
   fields.finish();
   return value;
 }

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ampbench/reports/report.h"
+#include "json_reader.h"
 
 namespace ampbench::reports::detail {
 
@@ -15,6 +16,8 @@ enum class ReportVersion { kBeforeRanks, kCurrent };
 
 [[nodiscard]] SampleSummary read_sample_summary(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] Ratio read_ratio(const nlohmann::json& in, const std::string& path);
+// A ratio's three fields from an object that holds more (the reader's finish() is the caller's).
+[[nodiscard]] Ratio read_ratio_fields(ObjectReader& fields);
 [[nodiscard]] ModeSettings read_mode_settings(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] Throughput read_throughput(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] Memory read_memory(const nlohmann::json& in, const std::string& path);

@@ -42,10 +42,12 @@ GemmPeak read_gemm_peak(const nlohmann::json& in, const std::string& path) {
   value.method = fields.text("method");
   if (const auto* ratio = fields.optional("versus_float32")) {  // absent in older reports
     ObjectReader ratio_fields(*ratio, fields.path_of("versus_float32"));
-    value.versus_float32 = GemmSpeedRatio{{ratio_fields.number_or_null("value"), ratio_fields.number_or_null("ci_low"),
-                                           ratio_fields.number_or_null("ci_high")},
-                                          ratio_fields.integer_in("rounds", 1, 1000000)};
+    GemmSpeedRatio speed{read_ratio_fields(ratio_fields), ratio_fields.integer_in("rounds", 1, 1000000)};
+    if (ratio_fields.optional("matrix_size") != nullptr) {  // absent where no size was shared, and before it was kept
+      speed.matrix_size = ratio_fields.integer_in("matrix_size", 1, std::numeric_limits<std::int64_t>::max());
+    }
     ratio_fields.finish();
+    value.versus_float32 = speed;
   }
   fields.finish();
   return value;

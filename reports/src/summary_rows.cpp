@@ -98,7 +98,10 @@ SummaryRow summary_row(const CellResult& cell, bool with_ranks) {
 std::string gemm_peak_value(const GemmPeak& peak) {
   if (peak.status != MeasurementStatus::kMeasured) return "unavailable: " + one_line(peak.reason, kPeakReasonWidth);
   if (!peak.versus_float32) return format_flop_rate(peak.flops_per_s);
-  return format_flop_rate(peak.flops_per_s) + " (" + format_ratio_ci(peak.versus_float32->speed) + " float32's speed)";
+  const auto size = peak.versus_float32->matrix_size;
+  const std::string at = size > 0 ? " at " + std::to_string(size) + "x" + std::to_string(size) : "";
+  return format_flop_rate(peak.flops_per_s) + " (" + format_ratio_ci(peak.versus_float32->speed) + " float32's speed" +
+         at + ")";
 }
 
 std::string gemm_peaks_note(const Environment& environment) {

@@ -29,6 +29,14 @@ class GemmVerdictsTest(unittest.TestCase):
         self.assertEqual(gemm_verdicts.verdict_by_peaks(peaks, "float16"), "native-gemm")
         self.assertEqual(gemm_verdicts.verdict_by_peaks(peaks, "bfloat16"), "no-native-gemm")
 
+    def test_torch_is_timed_at_the_sizes_the_report_paired(self) -> None:
+        peaks = {"float32": {"matrix_size": 256},
+                 "float16": {"matrix_size": 1024, "versus_float32": {"matrix_size": 512}},
+                 "bfloat16": {"matrix_size": 1024, "versus_float32": {}}}
+        self.assertEqual(gemm_verdicts.paired_sizes(peaks, "float16"), (512, 512))
+        # No size shared (or an older report): each at its own peak's size.
+        self.assertEqual(gemm_verdicts.paired_sizes(peaks, "bfloat16"), (1024, 256))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -126,6 +126,13 @@ TEST_F(RunCommand, TinyRunWritesAReportWhereFp32DescendsAndAmpIsRelatedToIt) {
       EXPECT_GT(peak.versus_float32->speed.ci_low, 0.0) << peak.dtype;
       EXPECT_LE(peak.versus_float32->speed.ci_low, peak.versus_float32->speed.value) << peak.dtype;
       EXPECT_LE(peak.versus_float32->speed.value, peak.versus_float32->speed.ci_high) << peak.dtype;
+      // Paired at a size both were timed at: one of this dtype's, its peak's size or a neighbour
+      // (0 only where float32 was timed at none of them).
+      const auto paired = peak.versus_float32->matrix_size;
+      if (paired != 0) {
+        EXPECT_TRUE(paired == peak.matrix_size / 2 || paired == peak.matrix_size || paired == peak.matrix_size * 2)
+            << peak.dtype << " paired at " << paired << ", its peak at " << peak.matrix_size;
+      }
     }
     EXPECT_NE(peak.method.find("12 rounds interleaved with the other dtypes"), std::string::npos) << peak.method;
     // The size the peak stands at is the one the rounds chose.

@@ -145,18 +145,25 @@ TEST(Explain, AGemmWithinItsIntervalOfFloat32IsNeitherFasterNorSlower) {
   report.environment.cpu_flags = {"avx512f", "avx512_bf16", "avx512_fp16", "amx_tile", "amx_bf16"};
   auto& fp16_peak = report.environment.gemm_peaks[2];
   fp16_peak.flops_per_s = 212e9;  // the peaks alone: 1.06x
-  fp16_peak.versus_float32 = GemmSpeedRatio{{0.97, 0.91, 1.04}, 8};
+  fp16_peak.versus_float32 = GemmSpeedRatio{{0.97, 0.91, 1.04}, 8, 512};
   auto findings = explain(report);
   EXPECT_EQ(ids_of(findings, "transformer/fp16").front(), "gemm-like-float32");
   const auto like = find(findings, "transformer/fp16", "gemm-like-float32");
   EXPECT_EQ(like.sentence,
             "cpu's float16 GEMM is neither faster nor slower than float32's within this run's precision: at::mm runs "
-            "0.97x [0.91, 1.04] as fast in float16 as in float32 over 8 interleaved rounds (peaks 212.0 GFLOP/s in "
+            "0.97x [0.91, 1.04] as fast in float16 as in float32 at 512x512 over 8 interleaved rounds (peaks 212.0 "
+            "GFLOP/s in "
             "float16 against 200.0 GFLOP/s in float32); it has avx512_fp16 (flags: avx512f avx512_bf16 avx512_fp16 "
             "amx_tile amx_bf16). Matrix products gain nothing measurable from float16 here.");
   EXPECT_DOUBLE_EQ(evidence(like, "gemm_peak_ratio"), 0.97);
   EXPECT_DOUBLE_EQ(evidence(like, "gemm_ratio_ci_low"), 0.91);
   EXPECT_DOUBLE_EQ(evidence(like, "gemm_ratio_ci_high"), 1.04);
+  // Paired at no common size (or in an older report): each dtype at its own peak's size, named.
+  report.environment.gemm_peaks[0].matrix_size = 256;
+  fp16_peak.versus_float32->matrix_size = 0;
+  EXPECT_NE(find(explain(report), "transformer/fp16", "gemm-like-float32")
+                .sentence.find("as fast in float16 at 1024x1024 as in float32 at 256x256 over 8 interleaved rounds"),
+            std::string::npos);
   // The whole interval above 1: faster, although the peaks alone read slower; below 1: slower.
   fp16_peak.flops_per_s = 190e9;
   fp16_peak.versus_float32 = GemmSpeedRatio{{1.08, 1.02, 1.14}, 8};

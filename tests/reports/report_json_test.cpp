@@ -108,17 +108,28 @@ TEST(ReportJson, GemmPeaksAndFractionsRoundTrip) {
 
 TEST(ReportJson, AGemmSpeedAgainstFloat32RoundTripsAndABrokenOneIsNamed) {
   Report report = make_sample_report();
-  report.environment.gemm_peaks[1].versus_float32 = GemmSpeedRatio{{0.97, 0.91, 1.04}, 8};
+  report.environment.gemm_peaks[1].versus_float32 = GemmSpeedRatio{{0.97, 0.91, 1.04}, 8, 512};
   auto json = nlohmann::json(report);
-  EXPECT_EQ(json["environment"]["gemm_peaks"][1]["versus_float32"],
-            (nlohmann::json{{"value", 0.97}, {"ci_low", 0.91}, {"ci_high", 1.04}, {"rounds", 8}}));
+  EXPECT_EQ(
+      json["environment"]["gemm_peaks"][1]["versus_float32"],
+      (nlohmann::json{{"value", 0.97}, {"ci_low", 0.91}, {"ci_high", 1.04}, {"rounds", 8}, {"matrix_size", 512}}));
   EXPECT_FALSE(json["environment"]["gemm_peaks"][0].contains("versus_float32"));  // float32 itself
   const Report parsed = parse_report(json);
   ASSERT_TRUE(parsed.environment.gemm_peaks[1].versus_float32.has_value());
   EXPECT_EQ(parsed.environment.gemm_peaks[1].versus_float32->rounds, 8);
+  EXPECT_EQ(parsed.environment.gemm_peaks[1].versus_float32->matrix_size, 512);
   EXPECT_EQ(nlohmann::json(parsed), json);
+  // No size shared (or a report from before the size was kept): no matrix_size, read as 0.
+  auto unshared = json;
+  unshared["environment"]["gemm_peaks"][1]["versus_float32"].erase("matrix_size");
+  EXPECT_EQ(parse_report(unshared).environment.gemm_peaks[1].versus_float32->matrix_size, 0);
+  EXPECT_EQ(nlohmann::json(parse_report(unshared)), unshared);
+  json["environment"]["gemm_peaks"][1]["versus_float32"]["matrix_size"] = 0;
+  auto error = parse_error(json);
+  EXPECT_NE(error.find("environment.gemm_peaks[1].versus_float32.matrix_size"), std::string::npos) << error;
+  json["environment"]["gemm_peaks"][1]["versus_float32"]["matrix_size"] = 512;
   json["environment"]["gemm_peaks"][1]["versus_float32"]["rounds"] = 0;
-  const auto error = parse_error(json);
+  error = parse_error(json);
   EXPECT_NE(error.find("environment.gemm_peaks[1].versus_float32.rounds"), std::string::npos) << error;
 }
 

@@ -49,13 +49,16 @@ TEST(ReportSchema, AWrittenReportIsValid) {
 TEST(ReportSchema, AGemmSpeedAgainstFloat32IsValidAndABrokenOneIsNamed) {
   ScratchDir dir;
   Report report = make_sample_report();
-  report.environment.gemm_peaks[1].versus_float32 = GemmSpeedRatio{{0.97, 0.91, 1.04}, 8};
+  report.environment.gemm_peaks[1].versus_float32 = GemmSpeedRatio{{0.97, 0.91, 1.04}, 8, 512};
   write_report_atomically(report, dir / "report.json");
   const auto result = validate(dir / "report.json");
   EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
   nlohmann::json broken = report;
   broken["environment"]["gemm_peaks"][1]["versus_float32"]["rounds"] = 0;
-  expect_rejected({{"gemm-rounds.json", broken, "environment/gemm_peaks/1/versus_float32/rounds"}});
+  nlohmann::json no_size = report;
+  no_size["environment"]["gemm_peaks"][1]["versus_float32"]["matrix_size"] = 0;
+  expect_rejected({{"gemm-rounds.json", broken, "environment/gemm_peaks/1/versus_float32/rounds"},
+                   {"gemm-size.json", no_size, "environment/gemm_peaks/1/versus_float32/matrix_size"}});
 }
 
 TEST(ReportSchema, AGpuCellIsValid) {

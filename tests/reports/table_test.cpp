@@ -72,13 +72,14 @@ TEST(RenderTable, PeaksShowUnderTheTableAndTinyFractionsStayReadable) {
       {"cpu", "float32", MeasurementStatus::kMeasured, "", 1.712e11, 1024, "at::mm"},
       {"cpu", "float16", MeasurementStatus::kUnavailable, "mm: not implemented\nfor 'Half'", 0.0, 0, ""},
       {"cpu", "bfloat16", MeasurementStatus::kMeasured, "", 4.56e11, 512, "at::mm",
-       GemmSpeedRatio{{2.6, 2.41, 2.8}, 8}}};
+       GemmSpeedRatio{{2.6, 2.41, 2.8}, 8, 512}}};
   report.cells.push_back(ampbench::testing::sample_cell("simple_net", "fp32", 1e-3));
   report.cells.back().throughput.fraction_of_peak = 2e-6;
   const std::string table = render_table(report);
   EXPECT_NE(table.find("<0.001%"), std::string::npos) << table;
   EXPECT_NE(table.find("GEMM peak (at::mm, measured by this run): cpu float32 171.2 GFLOP/s, float16 unavailable: "
-                       "mm: not implemented for 'Half', bfloat16 456.0 GFLOP/s (2.60x [2.41, 2.80] float32's speed)\n"),
+                       "mm: not implemented for 'Half', bfloat16 456.0 GFLOP/s (2.60x [2.41, 2.80] float32's speed at "
+                       "512x512)\n"),
             std::string::npos)
       << table;
 }

@@ -12,6 +12,7 @@
 
 #include "ampbench/reports/stats.h"
 #include "machine/device_hooks.h"
+#include "machine/gemm_sizes.h"
 #include "measure/interleaved_rounds.h"
 
 namespace ampbench::harness {
@@ -36,14 +37,16 @@ constexpr double kLongestCallS = 0.05;
 // a shared machine. Sizing's best size and its neighbours among the sizes tried are then timed
 // again in kRounds interleaved rounds (block_order's rotation over the dtypes), each dtype sharing
 // kTimingWindowS / kRounds of calls per round between its sizes. A dtype's size is the one with the
-// best median over the rounds, its peak the fastest call there, and each round's fastest calls at
-// the chosen sizes give its speed against float32's; their median and its order-statistic interval
-// (ranks 3 and 10 of 12: two rounds either side may be preempted) is versus_float32. Timed one
+// best median over the rounds, its peak the fastest call there. Its speed against float32's is
+// taken at a size both were timed at (machine/gemm_sizes.h), from each round's fastest calls there;
+// their median and its order-statistic interval (ranks 3 and 10 of 12: two rounds either side may
+// be preempted) is versus_float32. Timed one
 // dtype after another, the ratio moved with the host between them: this Xeon's float16 read
 // 0.71x-1.22x of float32 across runs of identical code, so the finding flipped between "native
 // float16 GEMM" and "no gain"; with the size taken from one 10 ms window it still moved 0.75-0.97
-// between runs with intervals a few percent wide, for the size it landed on (docs/performance.md,
-// "Which dtype's GEMM is faster").
+// between runs with intervals a few percent wide, for the size it landed on; with each dtype at its
+// own best size, one run in 24 set float16 at 1024 against float32 at 256 and read it as faster
+// (docs/performance.md, "Which dtype's GEMM is faster").
 constexpr double kSizingWindowS = 0.01;
 constexpr double kTimingWindowS = 0.24;
 constexpr int kFewestCalls = 2;
@@ -147,7 +150,7 @@ double predicted_growth(double previous_s, double current_s) {
 // float16/bfloat16 GEMM the fallback path is fastest at the smallest sizes, and a peak taken only at
 // the largest size would be no roof at all (cells then showed 150-300% of it).
 struct BestMatmul {
-  double flops_per_s = 0.0;
+  double flops_per_s = 0.0;  // the fastest call's, at size
   std::int64_t size = 0;
   std::int64_t largest_size = 0;
 };
@@ -181,14 +184,14 @@ struct TimedSize {
 };
 
 // One dtype through the measurement: sized first, then its best size and that size's neighbours
-// timed in the rounds, then the size with the best median chosen.
+// timed in the rounds, then the size with the best median chosen for its peak.
 struct DtypeTiming {
   PeakDtype dtype;
   reports::GemmPeak peak;
-  BestMatmul best;
-  std::vector<TimedSize> sizes;          // empty once unavailable
-  std::vector<double> round_s_per_flop;  // the chosen size's
-  int calls = 0;                         // the chosen size's
+  BestMatmul sizing;
+  std::vector<TimedSize> sizes;             // empty once unavailable
+  std::vector<detail::SizeMedian> medians;  // one per size, once the rounds are over
+  std::size_t chosen = 0;                   // the size of sizes the peak is taken at
 };
 
 void mark_unavailable(DtypeTiming& timing, std::string reason) {
@@ -213,14 +216,16 @@ void size_dtype(const c10::Device& device, DtypeTiming& timing) {
   timing.peak.device = device.str();
   timing.peak.dtype = timing.dtype.name;
   measuring(timing, [&] {
-    timing.best = best_square_size(device, timing.dtype.type);
-    for (const auto n : {timing.best.size / 2, timing.best.size, timing.best.size * 2}) {
-      if (n >= kFirstSize && n <= timing.best.largest_size)
+    timing.sizing = best_square_size(device, timing.dtype.type);
+    for (const auto n : {timing.sizing.size / 2, timing.sizing.size, timing.sizing.size * 2}) {
+      if (n >= kFirstSize && n <= timing.sizing.largest_size)
         timing.sizes.push_back({std::make_unique<SquareMatmul>(device, timing.dtype.type, n), {}, 0});
     }
   });
 }
 
+// Every size of a measured dtype gets one entry per round: a failure in any round marks the whole
+// dtype unavailable and empties its sizes.
 void time_in_rounds(std::vector<DtypeTiming>& timings) {
   for (std::int64_t round = 0; round < kRounds; ++round) {
     for (const auto index : detail::block_order(timings.size(), round)) {
@@ -238,45 +243,48 @@ void time_in_rounds(std::vector<DtypeTiming>& timings) {
   }
 }
 
-// The size whose median over the rounds was fastest: its peak is its fastest call over them.
 void choose_size(DtypeTiming& timing) {
-  if (timing.sizes.empty()) return;
-  const auto chosen = std::min_element(timing.sizes.begin(), timing.sizes.end(), [](const auto& a, const auto& b) {
-    return reports::summarize(a.round_s_per_flop).median < reports::summarize(b.round_s_per_flop).median;
-  });
-  timing.best.size = chosen->matmul->size();
-  timing.round_s_per_flop = chosen->round_s_per_flop;
-  timing.calls = chosen->calls;
-  timing.best.flops_per_s = 1.0 / *std::min_element(timing.round_s_per_flop.begin(), timing.round_s_per_flop.end());
+  for (const auto& size : timing.sizes) {
+    timing.medians.push_back({size.matmul->size(), reports::summarize(size.round_s_per_flop).median});
+  }
+  if (!timing.sizes.empty()) timing.chosen = detail::fastest_size(timing.medians);
 }
 
 std::string method_text(const c10::Device& device, const DtypeTiming& timing) {
-  const auto size = std::to_string(timing.best.size);
+  const auto& chosen = timing.sizes[timing.chosen];
+  const auto size = std::to_string(chosen.matmul->size());
   std::string text = "at::mm(a, b^T), square sizes " + std::to_string(kFirstSize) + " to " +
-                     std::to_string(timing.best.largest_size) + " tried, " + std::to_string(timing.sizes.size()) +
+                     std::to_string(timing.sizing.largest_size) + " tried, " + std::to_string(timing.sizes.size()) +
                      " of them timed in " + std::to_string(kRounds) +
                      " rounds interleaved with the other dtypes: " + size + "x" + size +
-                     " fastest by its median, the fastest of its " + std::to_string(timing.calls) + " calls there, ";
+                     " fastest by its median, the fastest of its " + std::to_string(chosen.calls) + " calls there, ";
   if (!device.is_cuda()) return text + std::to_string(at::get_num_threads()) + " threads";
   text += "device synchronised after each";
   return timing.dtype.tf32 ? text + ", float32 matmul precision high" : text;
 }
 
+// Round by round, float32's time per FLOP over this dtype's, at a size both were timed at where
+// there is one (matrix_size says which), else each at its own peak's size (matrix_size 0).
+reports::GemmSpeedRatio speed_versus(const DtypeTiming& timing, const DtypeTiming& float32) {
+  const auto common = detail::common_size(timing.medians, float32.medians);
+  const auto& own = timing.sizes[common ? common->first : timing.chosen];
+  const auto& reference = float32.sizes[common ? common->second : float32.chosen];
+  std::vector<double> speed_ratios;
+  for (std::size_t round = 0; round < own.round_s_per_flop.size(); ++round) {
+    speed_ratios.push_back(reference.round_s_per_flop[round] / own.round_s_per_flop[round]);
+  }
+  const auto summary = reports::summarize(speed_ratios);
+  return {{summary.median, summary.ci_low, summary.ci_high}, kRounds, common ? own.matmul->size() : 0};
+}
+
 reports::GemmPeak finished_peak(const c10::Device& device, const DtypeTiming& timing, const DtypeTiming& float32) {
   auto peak = timing.peak;
   if (peak.status != reports::MeasurementStatus::kMeasured) return peak;
-  peak.flops_per_s = timing.best.flops_per_s;
-  peak.matrix_size = timing.best.size;
+  const auto& calls = timing.sizes[timing.chosen].round_s_per_flop;
+  peak.flops_per_s = 1.0 / *std::min_element(calls.begin(), calls.end());
+  peak.matrix_size = timing.sizes[timing.chosen].matmul->size();
   peak.method = method_text(device, timing);
-  if (&timing != &float32 && !float32.sizes.empty() &&
-      float32.round_s_per_flop.size() == timing.round_s_per_flop.size()) {
-    std::vector<double> speed_ratios;  // float32's time per FLOP over this dtype's, round by round
-    for (std::size_t round = 0; round < timing.round_s_per_flop.size(); ++round) {
-      speed_ratios.push_back(float32.round_s_per_flop[round] / timing.round_s_per_flop[round]);
-    }
-    const auto summary = reports::summarize(speed_ratios);
-    peak.versus_float32 = reports::GemmSpeedRatio{{summary.median, summary.ci_low, summary.ci_high}, kRounds};
-  }
+  if (&timing != &float32 && !float32.sizes.empty()) peak.versus_float32 = speed_versus(timing, float32);
   return peak;
 }
 

@@ -26,13 +26,16 @@ struct DeviceInfo {
   std::string compute_mode;  // GPUs: "Default", "Exclusive Process", "Prohibited"; empty for the CPU or unknown
 };
 
-// A dtype's at::mm speed over float32's on the same device: each timed at its own best size, in
-// rounds interleaved with the other dtypes; the median of the per-round ratios and its 95%
+// A dtype's at::mm speed over float32's on the same device, in rounds interleaved with the other
+// dtypes, at a square size both were timed at; the median of the per-round ratios and its 95%
 // order-statistic interval (reports::summarize). Whether a dtype's GEMM beats float32's is a claim
 // explain makes only when the interval says so.
 struct GemmSpeedRatio {
   Ratio speed;
   std::int64_t rounds = 0;
+  // N of the size the rounds were paired at; 0 when the two shared no size timed, and in reports
+  // before it was recorded: then each was timed at its own peak's matrix_size.
+  std::int64_t matrix_size = 0;
 };
 
 // The best at::mm throughput the run measured for one dtype on the device in use: the roofline a
