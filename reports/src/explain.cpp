@@ -107,11 +107,11 @@ std::string gemm_figures(const GemmPeak& low, const GemmPeak& full, double ratio
       gflops(low.flops_per_s) + " in " + dtype + " against " + gflops(full.flops_per_s) + " in float32";
   if (!low.versus_float32) return "at::mm reaches " + peaks + " (" + detail::format_ratio(ratio) + ")";
   const auto& paired = *low.versus_float32;
-  const auto square = [](std::int64_t n) { return std::to_string(n) + "x" + std::to_string(n); };
   // Older reports, and runs whose dtypes shared no size timed, paired each dtype at its peak's size.
   const std::string sizes = paired.matrix_size > 0
-                                ? " as in float32 at " + square(paired.matrix_size)
-                                : " at " + square(low.matrix_size) + " as in float32 at " + square(full.matrix_size);
+                                ? " as in float32 at " + detail::format_square_size(paired.matrix_size)
+                                : " at " + detail::format_square_size(low.matrix_size) + " as in float32 at " +
+                                      detail::format_square_size(full.matrix_size);
   return "at::mm runs " + detail::format_ratio_ci(paired.speed) + " as fast in " + dtype + sizes + " over " +
          std::to_string(paired.rounds) + " interleaved rounds (peaks " + peaks + ")";
 }

@@ -82,6 +82,8 @@ std::string format_change_ci(const Ratio& ratio) {
          format_percent(ratio.ci_high - 1.0, true) + "]";
 }
 
+std::string format_square_size(std::int64_t n) { return std::to_string(n) + "x" + std::to_string(n); }
+
 std::string format_ratio(double value) { return std::isfinite(value) ? format_fixed(value, 2) + "x" : "n/a"; }
 
 std::string format_ratio_ci(const Ratio& ratio) {

@@ -36,6 +36,8 @@ namespace ampbench::reports::detail {
 [[nodiscard]] std::string format_p_value(double p);
 // 50331648 -> "48.0 MiB".
 [[nodiscard]] std::string format_bytes(std::int64_t bytes);
+// 512 -> "512x512": a square GEMM's size, as the peaks note and explain name it.
+[[nodiscard]] std::string format_square_size(std::int64_t n);
 // 1.712e11 -> "171.2 GFLOP/s": four significant digits in FLOP/s, kFLOP/s ... PFLOP/s.
 [[nodiscard]] std::string format_flop_rate(double flops_per_s);
 // A count as people read it: 12 -> "12", 6512.4 -> "6.5k", 1.2e6 -> "1.2M".

@@ -99,7 +99,7 @@ std::string gemm_peak_value(const GemmPeak& peak) {
   if (peak.status != MeasurementStatus::kMeasured) return "unavailable: " + one_line(peak.reason, kPeakReasonWidth);
   if (!peak.versus_float32) return format_flop_rate(peak.flops_per_s);
   const auto size = peak.versus_float32->matrix_size;
-  const std::string at = size > 0 ? " at " + std::to_string(size) + "x" + std::to_string(size) : "";
+  const std::string at = size > 0 ? " at " + format_square_size(size) : "";
   return format_flop_rate(peak.flops_per_s) + " (" + format_ratio_ci(peak.versus_float32->speed) + " float32's speed" +
          at + ")";
 }

@@ -32,21 +32,20 @@ constexpr std::int64_t kCudaSizeCap = 16384;
 // N^3 (19 ms at 256, 350 ms at 512), so "under 20 ms" alone would blow the half-second budget.
 constexpr double kLongEnoughCallS = 0.02;
 constexpr double kLongestCallS = 0.05;
-// At each size, calls repeat for kSizingWindowS (at least kFewestCalls) and the fastest decides:
-// a single call may be the first at its size (which also packs and picks kernels) or preempted on
-// a shared machine. Sizing's best size and its neighbours among the sizes tried are then timed
-// again in kRounds interleaved rounds (block_order's rotation over the dtypes), each dtype sharing
+// At each size, calls repeat for kSizingWindowS (at least kFewestCalls) and the fastest decides: a
+// single call may be the first at its size (which also packs and picks kernels) or preempted on a
+// shared machine. Sizing's best size and its neighbours among the sizes tried are then timed again
+// in kRounds interleaved rounds (block_order's rotation over the dtypes), each dtype sharing
 // kTimingWindowS / kRounds of calls per round between its sizes. A dtype's size is the one with the
 // best median over the rounds, its peak the fastest call there. Its speed against float32's is
 // taken at a size both were timed at (machine/gemm_sizes.h), from each round's fastest calls there;
 // their median and its order-statistic interval (ranks 3 and 10 of 12: two rounds either side may
-// be preempted) is versus_float32. Timed one
-// dtype after another, the ratio moved with the host between them: this Xeon's float16 read
-// 0.71x-1.22x of float32 across runs of identical code, so the finding flipped between "native
-// float16 GEMM" and "no gain"; with the size taken from one 10 ms window it still moved 0.75-0.97
-// between runs with intervals a few percent wide, for the size it landed on; with each dtype at its
-// own best size, one run in 24 set float16 at 1024 against float32 at 256 and read it as faster
-// (docs/performance.md, "Which dtype's GEMM is faster").
+// be preempted) is versus_float32. Timed one dtype after another, the ratio moved with the host
+// between them: this Xeon's float16 read 0.71x-1.22x of float32 across runs of identical code, so
+// the finding flipped between "native float16 GEMM" and "no gain"; with the size taken from one 10
+// ms window it still moved 0.75-0.97 between runs with intervals a few percent wide, for the size
+// it landed on; with each dtype at its own best size, one run in 24 set float16 at 1024 against
+// float32 at 256 and read it as faster (docs/performance.md, "Which dtype's GEMM is faster").
 constexpr double kSizingWindowS = 0.01;
 constexpr double kTimingWindowS = 0.24;
 constexpr int kFewestCalls = 2;
