@@ -113,12 +113,17 @@ def bootstrap_ratio_of_medians(numerators: Sequence[Sequence[float]], denominato
         return float(np.median(values)), np.median(values[rng.integers(0, values.size, size=(resamples, values.size))],
                                                    axis=1)
 
-    value, ratios = 1.0, np.ones(resamples)
-    for sample in numerators:
-        median, resampled = medians(sample)
+    return ratio_with_interval([medians(s) for s in numerators], [medians(s) for s in denominators], confidence)
+
+
+def ratio_with_interval(numerators: Sequence[tuple[float, np.ndarray]], denominators: Sequence[tuple[float, np.ndarray]],
+                        confidence: float = 0.95) -> Interval:
+    """The product of the numerators' medians over the denominators', each given as (median, its
+    bootstrap resamples, all of one length), with the percentile interval of the resampled ratios."""
+    value, ratios = 1.0, 1.0
+    for median, resampled in numerators:
         value, ratios = value * median, ratios * resampled
-    for sample in denominators:
-        median, resampled = medians(sample)
+    for median, resampled in denominators:
         value, ratios = value / median, ratios / resampled
     tail = (1.0 - confidence) / 2.0 * 100.0
     low, high = np.percentile(ratios, [tail, 100.0 - tail])
