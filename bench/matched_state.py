@@ -85,6 +85,11 @@ def count(sample):
     return sum(len(values) for values in (sample or {}).values())
 
 
+def pooled_median(sample):
+    """The median of every value of a {process: [values]} sample."""
+    return float(np.median(np.concatenate([np.asarray(values, dtype=float) for values in sample.values()])))
+
+
 def ratio_of_medians_over_processes(numerators, denominators, *, resamples=2000, seed=0, confidence=0.95):
     """The product of the numerators' medians (over every value of each {process: [values]} sample)
     over the product of the denominators', with a percentile-bootstrap interval that resamples each
@@ -95,8 +100,8 @@ def ratio_of_medians_over_processes(numerators, denominators, *, resamples=2000,
     if any(count(sample) == 0 for sample in samples):
         return Interval(math.nan, math.nan, math.nan)
     if any(len(sample) < 2 for sample in samples):
-        pooled = lambda sample: float(np.median(np.concatenate([np.asarray(v, dtype=float) for v in sample.values()])))
-        return Interval(math.prod(map(pooled, numerators)) / math.prod(map(pooled, denominators)), math.nan, math.nan)
+        return Interval(math.prod(map(pooled_median, numerators)) / math.prod(map(pooled_median, denominators)),
+                        math.nan, math.nan)
     rng = np.random.default_rng(seed)
     draws = {}
 
@@ -106,7 +111,7 @@ def ratio_of_medians_over_processes(numerators, denominators, *, resamples=2000,
             draws[processes] = rng.integers(0, len(processes), size=(resamples, len(processes)))
         values = [np.asarray(sample[p], dtype=float) for p in processes]
         resampled = np.array([np.median(np.concatenate([values[i] for i in draw])) for draw in draws[processes]])
-        return float(np.median(np.concatenate(values))), resampled
+        return pooled_median(sample), resampled
 
     return ratio_with_interval([medians(s) for s in numerators], [medians(s) for s in denominators], confidence)
 
