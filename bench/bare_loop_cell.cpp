@@ -3,10 +3,8 @@
 // against it, as an independent measurement of the same thing that, unlike PyTorch's Python loop,
 // pays no interpreter cost per step.
 //
-// The loop is the one PyTorch's AMP recipe writes, in C++: zero_grad, the workload's loss under
-// LibTorch's native autocast (not ampbench's kernels), backward, and for fp16 the loss scaling
-// torch.amp.GradScaler does with ATen's own ops (scale the loss, _amp_foreach_non_finite_check_
-// and_unscale_, step unless a gradient is inf/NaN, _amp_update_scale_). Each step is timed with a
+// The loop is the one PyTorch's AMP recipe writes, in C++ (native_training_step.h: LibTorch's
+// native autocast, not ampbench's kernels, and ATen's own loss-scaling ops). Each step is timed with a
 // steady clock, in rounds of --round-steps as ampbench's blocks: before each round, outside its
 // timing, the machine probe's step (ampbench's, so its readings compare with the runs' rounds) is
 // timed 3 times and the median kept, then one untimed step meets what the probe left behind (a
@@ -16,7 +14,6 @@
 // Usage: bare_loop_cell WORKLOAD MODE PRESET --steps N --warmup N --threads N --round-steps N
 // Prints one JSON object: {"step_s": [...], "probe_s": [...]}, one of each per timed step (a
 // round's probe reading for each of its steps).
-#include <ATen/Functions.h>
 #include <ATen/Parallel.h>
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -24,7 +21,7 @@
 #include "ampbench/workloads/preset.h"
 #include "ampbench/workloads/registry.h"
 #include "measure/machine_probe.h"
-#include "native_autocast.h"
+#include "native_training_step.h"
 
 #include <algorithm>
 #include <chrono>
@@ -42,39 +39,9 @@ namespace workloads = ampbench::workloads;
 
 constexpr std::int64_t kBatches = 16;  // cycled, as ampbench's timed steps cycle theirs
 constexpr int kProbeCalls = 3;
-// torch.amp.GradScaler's defaults.
-constexpr double kInitialScale = 65536.0;
-constexpr double kGrowthFactor = 2.0;
-constexpr double kBackoffFactor = 0.5;
-constexpr std::int64_t kGrowthInterval = 2000;
 
 const std::map<std::string, std::optional<at::ScalarType>> kModes = {
     {"fp32", std::nullopt}, {"fp16", at::kHalf}, {"bf16", at::kBFloat16}};
-
-// GradScaler's state and its step, with ATen's AMP ops.
-class LossScaling {
- public:
-  LossScaling() : scale_(at::full({1}, kInitialScale, at::kFloat)), growth_tracker_(at::zeros({1}, at::kInt)) {}
-
-  void backward(const at::Tensor& loss) { (loss * scale_).backward(); }
-
-  void step(torch::optim::Optimizer& optimizer) {
-    std::vector<at::Tensor> grads;
-    for (const auto& group : optimizer.param_groups()) {
-      for (const auto& parameter : group.params()) {
-        if (parameter.grad().defined()) grads.push_back(parameter.grad());
-      }
-    }
-    auto found_inf = at::zeros({1}, at::kFloat);
-    at::_amp_foreach_non_finite_check_and_unscale_(grads, found_inf, scale_.reciprocal());
-    if (found_inf.item<float>() == 0.0F) optimizer.step();  // the step's one host sync, as in Python
-    at::_amp_update_scale_(scale_, growth_tracker_, found_inf, kGrowthFactor, kBackoffFactor, kGrowthInterval);
-  }
-
- private:
-  at::Tensor scale_;
-  at::Tensor growth_tracker_;
-};
 
 struct Cell {
   std::string workload;
@@ -96,26 +63,7 @@ nlohmann::json run(const Cell& cell) {
   auto optimizer = workload->make_optimizer();
   std::vector<workloads::Batch> batches;
   for (std::int64_t i = 0; i < kBatches; ++i) batches.push_back(workload->make_batch(i));
-  const auto dtype = kModes.at(cell.mode);
-  std::optional<LossScaling> scaling;
-  if (dtype == at::kHalf) scaling.emplace();
-
-  const auto train_step = [&](const workloads::Batch& batch) {
-    optimizer->zero_grad();
-    at::Tensor loss;
-    {
-      std::optional<ampbench::bench::NativeAutocast> autocast;
-      if (dtype) autocast.emplace(c10::DeviceType::CPU, *dtype);
-      loss = workload->loss(batch);
-    }
-    if (scaling) {
-      scaling->backward(loss);
-      scaling->step(*optimizer);
-    } else {
-      loss.backward();
-      optimizer->step();
-    }
-  };
+  ampbench::bench::NativeTrainingStep step(*workload, *optimizer, kModes.at(cell.mode));
 
   ampbench::harness::detail::MachineProbe probe(torch::kCPU);
   std::vector<double> step_s;
@@ -132,10 +80,10 @@ nlohmann::json run(const Cell& cell) {
       }
       std::nth_element(calls.begin(), calls.begin() + kProbeCalls / 2, calls.end());
       reading = calls[kProbeCalls / 2];
-      train_step(batch);  // untimed: the step after the probe
+      (void)step.run(batch);  // untimed: the step after the probe
     }
     const auto start = Clock::now();
-    train_step(batch);
+    (void)step.run(batch);
     if (i >= cell.warmup) {
       step_s.push_back(seconds_since(start));
       probe_s.push_back(reading);

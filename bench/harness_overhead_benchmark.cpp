@@ -1,6 +1,9 @@
 // What the harness adds to each timed CPU step, against the SimpleCNN FP32 training step it times
-// (target: under 1% of that step); --workload=NAME takes another built-in workload's FP32 step
-// (SimpleNet's is the smallest, where a microsecond shows). Each timed step of the runner is
+// (target: under 1% of that step); --workload=NAME takes another built-in workload's step
+// (SimpleNet's is the smallest, where a microsecond shows), --mode=fp16|bf16 an AMP mode's: the
+// bare step then runs LibTorch's native autocast and loss scaling (native_training_step.h), the
+// harnessed one ampbench's, so the difference is all that ampbench adds to what a user's loop
+// pays, its amp library's kernels included. Each timed step of the runner is
 // detail::timed_step(): the mode's memory ledger (two reads of the counting CPU allocator and a
 // peak reset) and the page-fault counters around two steady_clock reads around the step, then,
 // outside the clock, its loss copied into the session's buffer and its gradient norm recorded; the
@@ -9,11 +12,14 @@
 //
 //   BM_Step_Bare        the SimpleCNN `default` FP32 step (batch 32) as a plain loop writes it
 //                       through the workloads API: zero_grad, loss, backward, optimizer step, over 16
-//                       pre-made batches, on LibTorch's own CPU allocator. Counter:
+//                       pre-made batches, on LibTorch's own CPU allocator (and, in an AMP mode, its
+//                       own autocast kernels: ampbench's are released before it). Counter:
 //                       cpu_allocations_per_step (counted on untimed steps)
 //   BM_Step_Harnessed   the same step as the runner times it: a ModeSession stepped by timed_step()
 //   BM_Step_Paired      one bare and one harnessed step per iteration, in alternating order, so that
-//                       drift hits both alike. Counters, medians over the pairs: bare_step_us,
+//                       drift hits both alike (in an AMP mode, each after switching the autocast
+//                       kernels and one untimed step of its own, as the runner's blocks). Counters,
+//                       medians over the pairs: bare_step_us,
 //                       overhead_us_per_step (what timed_step() costs beyond the bare step, with its
 //                       95% CI: overhead_us_ci_low/high), overhead_fraction (overhead / bare step),
 //                       and recorded_excess_us (the step time the runner records, minus the bare
@@ -40,11 +46,13 @@
 #include <benchmark/benchmark.h>
 #include <c10/core/CPUAllocator.h>
 
+#include "ampbench/amp/autocast.h"
 #include "ampbench/harness/mode.h"
 #include "ampbench/reports/stats.h"
 #include "ampbench/workloads/registry.h"
 #include "measure/interleaved_rounds.h"
 #include "measure/memory_meters.h"
+#include "native_training_step.h"
 
 #include <algorithm>
 #include <atomic>
@@ -108,31 +116,48 @@ class AllocationCounter final : public c10::Allocator {
   std::atomic<std::int64_t> count_{0};
 };
 
-// The workload whose FP32 step is measured: --workload=NAME, SimpleCNN by default.
+// The workload whose step is measured: --workload=NAME, SimpleCNN by default.
 std::string& workload_name() {
   static std::string name = "simplecnn";
   return name;
 }
 
-// The workload's FP32 training step as a plain loop writes it through the workloads API.
+// The mode whose step is measured: --mode=NAME, fp32 by default.
+std::string& mode_name() {
+  static std::string name = "fp32";
+  return name;
+}
+
+// The lower-precision dtype the mode autocasts to; empty for fp32.
+std::optional<at::ScalarType> autocast_dtype() {
+  const auto& mode = ampbench::harness::find_mode(mode_name());
+  return mode.autocast ? std::optional<at::ScalarType>(mode.compute_dtype) : std::nullopt;
+}
+
+// Which autocast kernels the next step runs: LibTorch's for a bare step, ampbench's for a harnessed
+// one (an Autocast scope registers them, here outside any timed step). Nothing to switch in fp32.
+void use_native_autocast() {
+  if (autocast_dtype()) ampbench::amp::release_autocast_kernels();
+}
+void use_ampbench_autocast() {
+  if (const auto dtype = autocast_dtype()) {
+    const ampbench::amp::Autocast registers(c10::DeviceType::CPU, *dtype);
+  }
+}
+
+// The workload's training step in the mode as a plain loop writes it through the workloads API.
 class BareStep {
  public:
   // WorkloadOptions{}: the `default` preset, seed 0, on the CPU.
   BareStep()
       : workload_(ampbench::workloads::make_workload(workload_name(), ampbench::workloads::WorkloadOptions{})),
-        optimizer_(workload_->make_optimizer()) {
+        optimizer_(workload_->make_optimizer()),
+        step_(*workload_, *optimizer_, autocast_dtype()) {
     for (std::int64_t index = 0; index < kBatchPool; ++index) batches_.push_back(workload_->make_batch(index));
   }
 
   // One step on the next batch; returns the loss, still attached to its graph.
-  torch::Tensor run() {
-    const auto& batch = batches_[next_++ % batches_.size()];
-    optimizer_->zero_grad();
-    auto loss = workload_->loss(batch);
-    loss.backward();
-    optimizer_->step();
-    return loss;
-  }
+  torch::Tensor run() { return step_.run(batches_[next_++ % batches_.size()]); }
 
   // The runner's warm-up: first-call paths, oneDNN primitives, the optimizer's state.
   void warm_up() {
@@ -142,6 +167,7 @@ class BareStep {
  private:
   std::unique_ptr<ampbench::workloads::Workload> workload_;
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
+  ampbench::bench::NativeTrainingStep step_;
   std::vector<ampbench::workloads::Batch> batches_;
   std::size_t next_ = 0;
 };
@@ -155,13 +181,14 @@ double allocations_per_step(BareStep& step) {
   return static_cast<double>(counter.count()) / kSteps;
 }
 
-// The workload's FP32 mode as the runner steps it, loss buffer rewound when full (as a new cell's).
+// The workload's mode as the runner steps it, loss buffer rewound when full (as a new cell's).
 class HarnessedStep {
  public:
   HarnessedStep()
       : memory_(c10::Device(c10::kCPU)),
         timer_(c10::Device(c10::kCPU)),
-        session_(task(), ampbench::harness::find_mode("fp32"), c10::Device(c10::kCPU), memory_, kDefaults.max_steps) {
+        session_(task(), ampbench::harness::find_mode(mode_name()), c10::Device(c10::kCPU), memory_,
+                 kDefaults.max_steps) {
     for (std::int64_t step = 0; step < kDefaults.warmup; ++step) session_.metered_step(memory_);
   }
   // The step time the runner recorded for the last run().
@@ -177,7 +204,7 @@ class HarnessedStep {
 
  private:
   static const ampbench::harness::WorkloadTask& task() {
-    static const ampbench::harness::WorkloadTask task{kDefaults, workload_name(), {"fp32"}, 0, {}, {}};
+    static const ampbench::harness::WorkloadTask task{kDefaults, workload_name(), {mode_name()}, 0, {}, {}};
     return task;
   }
   detail::TensorMemoryProbe memory_;
@@ -190,6 +217,7 @@ class HarnessedStep {
 void BM_Step_Bare(benchmark::State& state) {
   at::set_num_threads(kThreads);
   use_cpu_allocator(cpu_allocators().plain);
+  use_native_autocast();
   BareStep step;
   step.warm_up();
   state.counters["cpu_allocations_per_step"] = allocations_per_step(step);
@@ -203,6 +231,7 @@ void BM_Step_Bare(benchmark::State& state) {
 void BM_Step_Harnessed(benchmark::State& state) {
   at::set_num_threads(kThreads);
   use_cpu_allocator(cpu_allocators().counting);  // before the workload, as in the runner
+  use_ampbench_autocast();
   HarnessedStep step;
   for (auto _ : state) step.run();
   state.counters["threads"] = kThreads;
@@ -214,10 +243,17 @@ void BM_Step_Paired(benchmark::State& state) {
   use_cpu_allocator(allocators.counting);
   HarnessedStep harnessed;
   use_cpu_allocator(allocators.plain);
+  use_native_autocast();
   BareStep step;
   step.warm_up();
+  // Switching the autocast kernels rebuilds dispatch tables: the first step after it is not timed.
+  const bool switches = autocast_dtype().has_value();
   const auto time_bare = [&] {
     use_cpu_allocator(allocators.plain);
+    if (switches) {
+      use_native_autocast();
+      (void)step.run();
+    }
     const auto start = Clock::now();
     {
       auto loss = step.run();
@@ -227,6 +263,10 @@ void BM_Step_Paired(benchmark::State& state) {
   };
   const auto time_harnessed = [&] {
     use_cpu_allocator(allocators.counting);
+    if (switches) {
+      use_ampbench_autocast();
+      harnessed.run();
+    }
     const auto start = Clock::now();
     harnessed.run();
     return seconds_between(start, Clock::now());
@@ -322,13 +362,16 @@ BENCHMARK(BM_AllocFree)->ArgNames({"counting", "bytes"})->ArgsProduct({{0, 1}, {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Our one flag, taken out before Google Benchmark reads the rest.
-  constexpr std::string_view kFlag = "--workload=";
+  // Our two flags, taken out before Google Benchmark reads the rest.
+  constexpr std::string_view kWorkloadFlag = "--workload=";
+  constexpr std::string_view kModeFlag = "--mode=";
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string_view argument(argv[i]);
-    if (argument.substr(0, kFlag.size()) == kFlag) {
-      workload_name() = std::string(argument.substr(kFlag.size()));
+    if (argument.substr(0, kWorkloadFlag.size()) == kWorkloadFlag) {
+      workload_name() = std::string(argument.substr(kWorkloadFlag.size()));
+    } else if (argument.substr(0, kModeFlag.size()) == kModeFlag) {
+      mode_name() = std::string(argument.substr(kModeFlag.size()));
     } else {
       argv[kept++] = argv[i];
     }
@@ -337,6 +380,11 @@ int main(int argc, char** argv) {
   const auto known = ampbench::workloads::known_workloads();
   if (std::none_of(known.begin(), known.end(), [](const auto& info) { return info.name == workload_name(); })) {
     std::cerr << "harness_overhead_benchmark: --workload: unknown workload '" << workload_name() << "'\n";
+    return 2;
+  }
+  // The modes whose step native_training_step.h writes as a plain loop does.
+  if (mode_name() != "fp32" && mode_name() != "fp16" && mode_name() != "bf16") {
+    std::cerr << "harness_overhead_benchmark: --mode: '" << mode_name() << "' is not fp32, fp16 or bf16\n";
     return 2;
   }
   benchmark::Initialize(&argc, argv);
