@@ -2,6 +2,10 @@
 #include <gtest/gtest.h>
 
 #include <ATen/ATen.h>
+#include <c10/core/CPUAllocator.h>
+#include <c10/core/alignment.h>
+
+#include <cstdint>
 
 #include "measure/memory_meters.h"
 
@@ -30,6 +34,22 @@ TEST(CpuTensorMemoryMeter, ResetPeakLowersThePeakToWhatIsLive) {
   { auto big = at::empty({1 << 20}, at::kByte); }
   meter.reset_peak();
   EXPECT_EQ(meter.peak_bytes(), meter.live_bytes());
+}
+
+// oneDNN's buffers come and go through raw_allocate()/raw_deallocate() of LibTorch's current CPU
+// allocator, zero bytes included (a GELU on a transformer's activations frees a nullptr so).
+TEST(CpuTensorMemoryMeter, CountsRawAllocationsAndTakesBackAZeroByteOne) {
+  auto& meter = CpuTensorMemoryMeter::install();
+  c10::Allocator* allocator = c10::GetCPUAllocator();
+  const auto baseline = meter.live_bytes();
+  void* buffer = allocator->raw_allocate(3000);
+  EXPECT_EQ(meter.live_bytes() - baseline, 3000);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(buffer) % c10::gAlignment, 0U);  // as LibTorch's own
+  void* empty = allocator->raw_allocate(0);
+  EXPECT_EQ(meter.live_bytes() - baseline, 3000);
+  allocator->raw_deallocate(empty);
+  allocator->raw_deallocate(buffer);
+  EXPECT_EQ(meter.live_bytes(), baseline);
 }
 
 TEST(PeakRss, IsPositiveAndCanBeReset) {
