@@ -27,8 +27,6 @@
 #include <chrono>
 #include <cstdint>
 #include <iostream>
-#include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,9 +37,6 @@ namespace workloads = ampbench::workloads;
 
 constexpr std::int64_t kBatches = 16;  // cycled, as ampbench's timed steps cycle theirs
 constexpr int kProbeCalls = 3;
-
-const std::map<std::string, std::optional<at::ScalarType>> kModes = {
-    {"fp32", std::nullopt}, {"fp16", at::kHalf}, {"bf16", at::kBFloat16}};
 
 struct Cell {
   std::string workload;
@@ -63,7 +58,7 @@ nlohmann::json run(const Cell& cell) {
   auto optimizer = workload->make_optimizer();
   std::vector<workloads::Batch> batches;
   for (std::int64_t i = 0; i < kBatches; ++i) batches.push_back(workload->make_batch(i));
-  ampbench::bench::NativeTrainingStep step(*workload, *optimizer, kModes.at(cell.mode));
+  ampbench::bench::NativeTrainingStep step(*workload, *optimizer, ampbench::bench::native_step_modes().at(cell.mode));
 
   ampbench::harness::detail::MachineProbe probe(torch::kCPU);
   std::vector<double> step_s;
@@ -98,7 +93,9 @@ int main(int argc, char** argv) {
   CLI::App app{"One mode of one workload in a plain LibTorch training loop (native autocast), timed per step"};
   Cell cell;
   app.add_option("workload", cell.workload, "a registered workload")->required();
-  app.add_option("mode", cell.mode, "fp32, fp16 or bf16")->required()->check(CLI::IsMember({"fp32", "fp16", "bf16"}));
+  app.add_option("mode", cell.mode, "fp32, fp16 or bf16")
+      ->required()
+      ->check(CLI::IsMember(ampbench::bench::native_step_modes()));
   app.add_option("preset", cell.preset, "seed, default or large")->required();
   app.add_option("--steps", cell.steps, "timed steps")->required()->check(CLI::Range(1, 1000000));
   app.add_option("--warmup", cell.warmup, "untimed steps first")->required()->check(CLI::Range(0, 100000));

@@ -129,10 +129,7 @@ std::string& mode_name() {
 }
 
 // The lower-precision dtype the mode autocasts to; empty for fp32.
-std::optional<at::ScalarType> autocast_dtype() {
-  const auto& mode = ampbench::harness::find_mode(mode_name());
-  return mode.autocast ? std::optional<at::ScalarType>(mode.compute_dtype) : std::nullopt;
-}
+std::optional<at::ScalarType> autocast_dtype() { return ampbench::bench::native_step_modes().at(mode_name()); }
 
 // Which autocast kernels the next step runs: LibTorch's for a bare step, ampbench's for a harnessed
 // one (an Autocast scope registers them, here outside any timed step). Nothing to switch in fp32.
@@ -382,8 +379,7 @@ int main(int argc, char** argv) {
     std::cerr << "harness_overhead_benchmark: --workload: unknown workload '" << workload_name() << "'\n";
     return 2;
   }
-  // The modes whose step native_training_step.h writes as a plain loop does.
-  if (mode_name() != "fp32" && mode_name() != "fp16" && mode_name() != "bf16") {
+  if (ampbench::bench::native_step_modes().count(mode_name()) == 0) {
     std::cerr << "harness_overhead_benchmark: --mode: '" << mode_name() << "' is not fp32, fp16 or bf16\n";
     return 2;
   }

@@ -17,10 +17,20 @@
 #include "native_autocast.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace ampbench::bench {
+
+// The modes this step writes as PyTorch's recipe does, each with the dtype it autocasts to (none:
+// float32). ampbench's other modes (fp16-noscale, tf32) have no such plain loop to be held to.
+inline const std::map<std::string, std::optional<at::ScalarType>>& native_step_modes() {
+  static const std::map<std::string, std::optional<at::ScalarType>> modes = {
+      {"fp32", std::nullopt}, {"fp16", at::kHalf}, {"bf16", at::kBFloat16}};
+  return modes;
+}
 
 // GradScaler's state and its step, with ATen's AMP ops and torch.amp.GradScaler's defaults.
 class NativeLossScaling {
