@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ampbench/history/change_attribution.h"
+#include "ampbench/history/exported_runs.h"
 #include "ampbench/history/history_check.h"
 #include "ampbench/history/history_store.h"
 #include "ampbench/history/host_state.h"
@@ -341,7 +342,7 @@ int show(const HistoryFlags& flags) {
 
 int export_runs(const HistoryFlags& flags) {
   const history::HistoryStore store(database(flags), history::HistoryStore::Access::kRead);
-  const auto text = store.export_jsonl();
+  const auto text = history::exported_lines(store.runs());
   if (flags.out.empty() || flags.out == "-") {
     print_to_stdout(text);
   } else {
@@ -355,9 +356,11 @@ int import_runs(const HistoryFlags& flags) {
   if (!in) throw UsageError(flags.in + ": cannot read");
   std::ostringstream text;
   text << in.rdbuf();
+  // The whole file is read first: a bad line leaves the database as it was, or not made at all.
+  const auto runs = history::read_exported_runs(text.str(), flags.in);
   history::HistoryStore store(database(flags), history::HistoryStore::Access::kWrite);
-  const auto added = store.import_jsonl(text.str(), flags.in);
-  print_to_stdout(flags.in + ": " + std::to_string(added) + " runs added\n");
+  const auto added = store.import_runs(runs);
+  print_to_stdout(flags.in + ": " + std::to_string(added) + (added == 1 ? " run" : " runs") + " added\n");
   return kExitSuccess;
 }
 

@@ -6,7 +6,6 @@
 #include <ctime>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -26,22 +25,6 @@ using detail::Statement;
 using detail::WriteTransaction;
 using nlohmann::json;
 
-constexpr const char* kExportSchema = "ampbench.history-run/1";
-
-// What one run is in the store, whether it came from a report or from an exported line.
-struct StoredRun {
-  Testbed testbed;
-  std::string digest;
-  std::string commit;
-  std::string branch;
-  std::string started_utc;
-  std::string added_utc;
-  std::string source;
-  json environment;
-  json config;
-  std::vector<CellFigures> cells;
-};
-
 std::string now_utc() {
   const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm utc{};
@@ -49,12 +32,6 @@ std::string now_utc() {
   char text[32];
   std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
   return text;
-}
-
-json facts_json(const Testbed& testbed) {
-  json facts = json::array();
-  for (const auto& [name, value] : testbed.facts) facts.push_back({name, value});
-  return facts;
 }
 
 std::vector<std::pair<std::string, std::string>> facts_from(const json& facts) {
@@ -396,7 +373,7 @@ std::vector<StoredChangePoint> HistoryStore::change_points(std::int64_t testbed_
   return out;
 }
 
-std::string HistoryStore::export_jsonl() const {
+std::vector<StoredRun> HistoryStore::runs() const {
   auto& db = impl_->db();
   Statement runs(db,
                  "SELECT r.id, t.name, t.fingerprint, t.facts, r.digest, r.commit_sha, r.branch, r.started_utc, "
@@ -406,100 +383,43 @@ std::string HistoryStore::export_jsonl() const {
                   "SELECT c.id, c.name, rc.status FROM run_cells rc JOIN cells c ON c.id = rc.cell_id "
                   "WHERE rc.run_id = ?1 ORDER BY c.name");
   Statement figures(db, "SELECT figure, value, ci_low, ci_high, draws FROM figures WHERE run_id = ?1 AND cell_id = ?2");
-  std::string out;
+  std::vector<StoredRun> out;
   while (runs.step()) {
-    json line = {
-        {"schema", kExportSchema},
-        {"testbed", {{"name", runs.text(1)}, {"fingerprint", runs.text(2)}, {"facts", json::parse(runs.text(3))}}},
-        {"digest", runs.text(4)},
-        {"commit", runs.text(5)},
-        {"branch", runs.text(6)},
-        {"started_utc", runs.text(7)},
-        {"added_utc", runs.text(8)},
-        {"source", runs.text(9)},
-        {"environment", json::parse(runs.text(10))},
-        {"config", json::parse(runs.text(11))},
-        {"cells", json::array()}};
+    StoredRun run{{runs.text(1), runs.text(2), facts_from(json::parse(runs.text(3)))},
+                  runs.text(4),
+                  runs.text(5),
+                  runs.text(6),
+                  runs.text(7),
+                  runs.text(8),
+                  runs.text(9),
+                  json::parse(runs.text(10)),
+                  json::parse(runs.text(11)),
+                  {}};
     cells.bind(1, runs.integer(0));
     while (cells.step()) {
-      json cell = {{"cell", cells.text(1)}, {"status", cells.text(2)}, {"figures", json::object()}};
+      CellFigures cell{
+          cells.text(1), cells.text(2) == "ok" ? reports::CellStatus::kOk : reports::CellStatus::kFailed, {}};
       figures.bind(1, runs.integer(0)).bind(2, cells.integer(0));
       while (figures.step()) {
-        cell["figures"][figures.text(0)] =
-            json::array({figures.real(1), figures.real(2), figures.real(3), figures.integer(4)});
+        if (const auto figure = figure_named(figures.text(0))) {
+          cell.figures.emplace_back(*figure,
+                                    FigureValue{figures.real(1), figures.real(2), figures.real(3), figures.integer(4)});
+        }
       }
       figures.reset();
-      line["cells"].push_back(std::move(cell));
+      order_figures(cell);
+      run.cells.push_back(std::move(cell));
     }
     cells.reset();
-    out += line.dump() + "\n";
+    out.push_back(std::move(run));
   }
   return out;
 }
 
-namespace {
-
-// One exported line back into a run; a HistoryError naming the line and the field otherwise.
-StoredRun parse_exported_run(const std::string& text, const std::string& where) {
-  StoredRun run;
-  std::string field = "(the line)";
-  try {
-    const auto line = json::parse(text);
-    field = "schema";
-    if (line.at("schema").get<std::string>() != kExportSchema) {
-      throw HistoryError(where + ": schema: expected \"" + kExportSchema + "\"");
-    }
-    field = "testbed";
-    const auto& testbed = line.at("testbed");
-    run.testbed = {testbed.at("name").get<std::string>(), testbed.at("fingerprint").get<std::string>(),
-                   facts_from(testbed.at("facts"))};
-    for (const char* name : {"digest", "commit", "branch", "started_utc", "added_utc", "source"}) {
-      field = name;
-      line.at(name).get<std::string>();
-    }
-    run.digest = line.at("digest");
-    run.commit = line.at("commit");
-    run.branch = line.at("branch");
-    run.started_utc = line.at("started_utc");
-    run.added_utc = line.at("added_utc");
-    run.source = line.at("source");
-    field = "environment";
-    run.environment = line.at("environment");
-    field = "config";
-    run.config = line.at("config");
-    field = "cells";
-    for (const auto& cell : line.at("cells")) {
-      CellFigures figures;
-      figures.cell = cell.at("cell").get<std::string>();
-      const auto status = cell.at("status").get<std::string>();
-      if (status != "ok" && status != "failed") throw HistoryError(where + ": cells: status '" + status + "'");
-      figures.status = status == "ok" ? reports::CellStatus::kOk : reports::CellStatus::kFailed;
-      for (const auto& [name, value] : cell.at("figures").items()) {
-        const auto figure = figure_named(name);
-        if (!figure) throw HistoryError(where + ": cells: unknown figure '" + name + "'");
-        figures.figures.emplace_back(*figure, FigureValue{value.at(0).get<double>(), value.at(1).get<double>(),
-                                                          value.at(2).get<double>(), value.at(3).get<std::int64_t>()});
-      }
-      run.cells.push_back(std::move(figures));
-    }
-  } catch (const json::exception& error) {
-    throw HistoryError(where + ": " + field + ": " + error.what());
-  }
-  return run;
-}
-
-}  // namespace
-
-std::size_t HistoryStore::import_jsonl(const std::string& text, const std::string& source_name) {
+std::size_t HistoryStore::import_runs(const std::vector<StoredRun>& runs) {
   WriteTransaction transaction(impl_->db());
-  std::istringstream lines(text);
-  std::string line;
-  std::size_t number = 0;
   std::size_t added = 0;
-  while (std::getline(lines, line)) {
-    ++number;
-    if (line.empty()) continue;
-    const auto run = parse_exported_run(line, source_name + " line " + std::to_string(number));
+  for (const auto& run : runs) {
     if (!impl_->insert(run).duplicate) ++added;
   }
   transaction.commit();

@@ -1,5 +1,6 @@
 #include "ampbench/history/run_figures.h"
 
+#include <algorithm>
 #include <set>
 
 #include "ampbench/reports/compare.h"
@@ -78,6 +79,10 @@ ChangeScale change_scale(Figure figure) {
 }
 
 bool higher_is_worse(Figure figure) { return figure != Figure::kSpeedup; }
+
+void order_figures(CellFigures& cell) {
+  std::sort(cell.figures.begin(), cell.figures.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+}
 
 std::vector<CellFigures> run_figures(const reports::Report& report) {
   std::vector<CellFigures> cells;

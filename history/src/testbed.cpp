@@ -76,14 +76,24 @@ Testbed testbed_of(const reports::Report& report, const std::string& name) {
       {"ranks", joined(ranks)},
       {"devices", joined(devices)},
   };
-  std::string canonical;
-  for (const auto& [fact, value] : testbed.facts) canonical += fact + "=" + value + "\n";
-  testbed.fingerprint = detail::fnv1a_hex(canonical);
+  testbed.fingerprint = fingerprint_of(testbed.facts);
   testbed.name = !name.empty() ? name
                                : std::string(gpu_model.empty() ? "cpu-" : "cuda-") +
                                      name_part(gpu_model.empty() ? environment.cpu_model : gpu_model) + "-" +
                                      testbed.fingerprint.substr(0, 8);
   return testbed;
+}
+
+std::string fingerprint_of(const std::vector<std::pair<std::string, std::string>>& facts) {
+  std::string canonical;
+  for (const auto& [fact, value] : facts) canonical += fact + "=" + value + "\n";
+  return detail::fnv1a_hex(canonical);
+}
+
+nlohmann::json facts_json(const Testbed& testbed) {
+  auto facts = nlohmann::json::array();
+  for (const auto& [name, value] : testbed.facts) facts.push_back({name, value});
+  return facts;
 }
 
 }  // namespace ampbench::history

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <ostream>
 
-#include "enum_names.h"
+#include "ampbench/reports/enum_names.h"
 
 namespace ampbench::reports {
 

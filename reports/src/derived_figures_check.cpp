@@ -5,8 +5,8 @@
 #include <string>
 
 #include "ampbench/reports/derived_figures.h"
+#include "ampbench/reports/json_reader.h"
 #include "ampbench/reports/roofline.h"
-#include "json_reader.h"
 
 namespace ampbench::reports {
 namespace {

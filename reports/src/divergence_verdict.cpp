@@ -2,7 +2,7 @@
 
 #include <ostream>
 
-#include "enum_names.h"
+#include "ampbench/reports/enum_names.h"
 
 namespace ampbench::reports {
 

@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ampbench/reports/json_reader.h"
 #include "ampbench/reports/stats.h"
-#include "json_reader.h"
 
 namespace ampbench::reports {
 namespace {

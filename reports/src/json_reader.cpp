@@ -1,4 +1,4 @@
-#include "json_reader.h"
+#include "ampbench/reports/json_reader.h"
 
 #include <cmath>
 #include <limits>

@@ -2,7 +2,7 @@
 #include <limits>
 #include <string>
 
-#include "json_reader.h"
+#include "ampbench/reports/json_reader.h"
 #include "report_json_read.h"
 
 namespace ampbench::reports::detail {

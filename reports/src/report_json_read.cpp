@@ -4,8 +4,8 @@
 #include <limits>
 #include <string>
 
+#include "ampbench/reports/json_reader.h"
 #include "ampbench/reports/report_json.h"
-#include "json_reader.h"
 #include "report_json_read.h"
 
 namespace ampbench::reports::detail {

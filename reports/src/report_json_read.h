@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ampbench/reports/json_reader.h"
 #include "ampbench/reports/report.h"
-#include "json_reader.h"
 
 namespace ampbench::reports::detail {
 

@@ -8,8 +8,8 @@
 #include "ampbench/reports/allocator_policy.h"
 #include "ampbench/reports/compare.h"
 #include "ampbench/reports/derived_figures.h"
+#include "ampbench/reports/json_reader.h"
 #include "ampbench/reports/report_json.h"
-#include "json_reader.h"
 #include "report_json_read.h"
 
 namespace ampbench::reports {

@@ -10,9 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ampbench/reports/json_reader.h"
 #include "ampbench/reports/report_json.h"
 #include "format.h"
-#include "json_reader.h"
 
 namespace ampbench::reports {
 namespace {

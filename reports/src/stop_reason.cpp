@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "enum_names.h"
+#include "ampbench/reports/enum_names.h"
 
 namespace ampbench::reports {
 namespace {

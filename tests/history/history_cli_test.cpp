@@ -151,6 +151,12 @@ TEST_F(HistoryCommand, BadInputIsRefusedAndNothingIsStored) {
   expect_bad_input(ampbench_cli({"history", "add", "--db", db(), (dir_ / "absent.json").string()}), "absent.json");
   expect_bad_input(ampbench_cli({"history", "show", "--db", db()}), "no such history database");
   EXPECT_FALSE(std::filesystem::exists(db()));
+  // An export with a bad line is read whole before the database is opened: none is made.
+  const auto lines = (dir_ / "bad.jsonl").string();
+  std::ofstream(lines) << "\n{\"schema\": \"ampbench.history-run/1\", \"testbed\": 7}\n";
+  expect_bad_input(ampbench_cli({"history", "import", lines, "--db", db()}),
+                   "bad.jsonl line 2: testbed: expected an object, got number");
+  EXPECT_FALSE(std::filesystem::exists(db()));
 
   ASSERT_EQ(ampbench_cli({"history", "add", "--db", db(), good}).exit_code, 0);
   expect_bad_input(ampbench_cli({"history", "show", "--db", db(), "--format", "xml"}), "--format");

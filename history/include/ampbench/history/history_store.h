@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "ampbench/history/change_points.h"
 #include "ampbench/history/run_figures.h"
 #include "ampbench/history/testbed.h"
@@ -38,6 +40,20 @@ struct RunMetadata {
   std::string branch;   // --branch; may be empty
   std::string testbed;  // --testbed; empty: the fingerprint's default name
   std::string source;   // the report's file name, for people
+};
+
+// What one run is in the store, whether it came from a report or from an exported line.
+struct StoredRun {
+  Testbed testbed;
+  std::string digest;  // identifies the report's content (report_digest): a run is stored once
+  std::string commit;
+  std::string branch;
+  std::string started_utc;
+  std::string added_utc;
+  std::string source;
+  nlohmann::json environment;  // the report's environment and config objects, kept as they were
+  nlohmann::json config;
+  std::vector<CellFigures> cells;
 };
 
 struct NewChangePoint {
@@ -111,11 +127,11 @@ class HistoryStore {
   [[nodiscard]] std::optional<double> detectable_change(std::int64_t testbed_id, const std::string& cell, Figure figure,
                                                         std::size_t runs_after) const;
 
-  // One JSON object per run, oldest first ("ampbench.history-run/1"): what import reads back.
-  [[nodiscard]] std::string export_jsonl() const;
-  // Adds the exported runs in order, skipping those already stored; returns how many were added.
-  // The whole file is one transaction: a bad line (named by its number) stores nothing.
-  std::size_t import_jsonl(const std::string& text, const std::string& source_name);
+  // Every run, oldest first, as stored (what `history export` writes: exported_runs.h).
+  [[nodiscard]] std::vector<StoredRun> runs() const;
+  // Adds the runs in order, skipping those already stored (by digest), in one transaction, looking
+  // for change points as `add` does; returns how many were added.
+  std::size_t import_runs(const std::vector<StoredRun>& runs);
 
  private:
   struct Impl;

@@ -53,6 +53,10 @@ struct CellFigures {
   std::vector<std::pair<Figure, FigureValue>> figures;  // kFigures order; absent ones left out
 };
 
+// Puts the cell's figures in kFigures order, as run_figures lists them (figures read back from a
+// database or an exported line come in another order).
+void order_figures(CellFigures& cell);
+
 // Every cell of the report, failed ones with no figures. A cell's figures are those its report
 // holds: no probe, no per-probe time; FP32 has no speedup; no numerics pass, no divergence ratio.
 [[nodiscard]] std::vector<CellFigures> run_figures(const reports::Report& report);

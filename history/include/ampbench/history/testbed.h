@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "ampbench/reports/report.h"
 
 namespace ampbench::history {
@@ -22,5 +24,11 @@ struct Testbed {
 
 // The report's testbed; `name` overrides the default name (the fingerprint stays the facts').
 [[nodiscard]] Testbed testbed_of(const reports::Report& report, const std::string& name = "");
+
+// The fingerprint of these facts: FNV-1a 64 of "name=value\n" for each, in order.
+[[nodiscard]] std::string fingerprint_of(const std::vector<std::pair<std::string, std::string>>& facts);
+
+// The facts as the store and its export keep them: a JSON array of [name, value] pairs, in order.
+[[nodiscard]] nlohmann::json facts_json(const Testbed& testbed);
 
 }  // namespace ampbench::history

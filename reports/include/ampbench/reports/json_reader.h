@@ -1,5 +1,6 @@
 // A strict reader for JSON objects that keeps the path of what it reads, so every error can say
-// exactly which field of which cell is wrong, and that refuses fields it was not asked for.
+// exactly which field of which cell is wrong, and that refuses fields it was not asked for. Every
+// JSON file ampbench reads goes through it: reports, Google Benchmark output, history exports.
 #pragma once
 
 #include <array>
@@ -12,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "enum_names.h"
+#include "ampbench/reports/enum_names.h"
 
 namespace ampbench::reports::detail {
 
