@@ -333,6 +333,14 @@ int show(const HistoryFlags& flags) {
     if (!row) throw UsageError("--testbed: no testbed '" + flags.testbed + "' in " + database(flags));
     testbeds = {*row};
   }
+  // A cell no testbed shown has is a typo to say so, not an empty page.
+  if (!flags.cell.empty() && std::none_of(testbeds.begin(), testbeds.end(), [&](const auto& row) {
+        const auto cells = store.cells(row.id);
+        return std::find(cells.begin(), cells.end(), flags.cell) != cells.end();
+      })) {
+    throw UsageError("--cell: no cell '" + flags.cell + "' in " +
+                     (flags.testbed.empty() ? database(flags) : "testbed " + flags.testbed));
+  }
   const auto shown = show_json(store, testbeds, flags);
   write_output_files({{"--md", flags.markdown, flags.markdown.empty() ? "" : reports::render_history_markdown(shown)},
                       {"--html", flags.html, flags.html.empty() ? "" : reports::render_history_html(shown)}});

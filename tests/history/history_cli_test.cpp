@@ -163,6 +163,8 @@ TEST_F(HistoryCommand, BadInputIsRefusedAndNothingIsStored) {
   expect_bad_input(ampbench_cli({"history", "show", "--db", db(), "--figure", "speed"}),
                    "--figure: unknown figure 'speed'");
   expect_bad_input(ampbench_cli({"history", "show", "--db", db(), "--testbed", "nowhere"}), "--testbed: no testbed");
+  expect_bad_input(ampbench_cli({"history", "show", "--db", db(), "--cell", "simple_cnn/bf16"}),
+                   "--cell: no cell 'simple_cnn/bf16' in ");
   expect_bad_input(ampbench_cli({"history", "import", (dir_ / "none.jsonl").string(), "--db", db()}), "none.jsonl");
   expect_bad_input(ampbench_cli({"history"}), "history");
   // A PostgreSQL server that does not answer: named by host and port, never with the password.
