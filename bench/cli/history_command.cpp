@@ -165,6 +165,10 @@ int add(const HistoryFlags& flags) {
     }
     out += flags.reports[i] + ": run " + std::to_string(added.run_id) + " of testbed " + added.testbed.name + ", " +
            std::to_string(added.cells) + " cells\n";
+    if (!added.differing_facts.empty()) {
+      out += "  note: testbed " + added.testbed.name + " was made from other facts (" +
+             history::describe(added.differing_facts) + "); its runs and this one are compared all the same\n";
+    }
     for (const auto& change : added.change_points) {
       const auto cause = attribution_of(store, added.testbed.name, change);
       out += "  change point: " + change.cell + " " + std::string(history::to_string(change.figure)) + " " +

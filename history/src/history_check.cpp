@@ -436,6 +436,7 @@ HistoryCheckResult check_against_history(const HistoryStore& store, const report
   if (!row || row->runs == 0) {
     throw HistoryError("no runs of testbed " + result.testbed.name + " in the history (history add stores some)");
   }
+  result.differing_facts = differing_facts(row->testbed, result.testbed);
   Scope scope{row->id, {}, &options};
   for (const auto* report : {&current, rerun}) {
     if (report == nullptr) continue;
@@ -476,8 +477,15 @@ HistoryCheckResult check_against_history(const HistoryStore& store, const report
   return result;
 }
 
+// A note when the run was judged by name against a testbed of other facts; empty otherwise.
+std::string differing_facts_line(const HistoryCheckResult& result) {
+  if (result.differing_facts.empty()) return "";
+  return "note: testbed " + result.testbed.name + " was made from other facts (" + describe(result.differing_facts) +
+         "): its history may not describe this run's machine\n";
+}
+
 std::string render_history_check_text(const HistoryCheckResult& result) {
-  std::string out;
+  std::string out = differing_facts_line(result);
   for (const auto& cell : result.cells) {
     if (cell.verdict == HistoryVerdict::kUnchanged && cell.reason.empty()) continue;
     out += cell.cell + ": " + to_string(cell.verdict) + (cell.reason.empty() ? "" : " (" + cell.reason + ")") + "\n";
@@ -486,7 +494,9 @@ std::string render_history_check_text(const HistoryCheckResult& result) {
 }
 
 std::string render_history_check_markdown(const HistoryCheckResult& result) {
-  std::string out = "### ampbench history check\n\n**" + summary_line(result) + "**\n\n" + resolution_line(result) +
+  std::string out = "### ampbench history check\n\n**" + summary_line(result) + "**\n\n" +
+                    (result.differing_facts.empty() ? "" : differing_facts_line(result) + "\n") +
+                    resolution_line(result) +
                     "\n| cell | verdict | history runs | step time | flagged beyond (9 in 10 from) | why "
                     "|\n|---|---|---|---|---|---|\n";
   for (const auto& cell : result.cells) {
@@ -499,6 +509,11 @@ std::string render_history_check_markdown(const HistoryCheckResult& result) {
 std::string render_history_check_json(const HistoryCheckResult& result) {
   nlohmann::json facts = nlohmann::json::object();
   for (const auto& [name, value] : result.testbed.facts) facts[name] = value;
+  auto differing = nlohmann::json::array();
+  for (const auto& difference : result.differing_facts) {
+    differing.push_back(
+        {{"fact", difference.fact}, {"testbed", difference.testbed_value}, {"run", difference.run_value}});
+  }
   nlohmann::json cells = nlohmann::json::array();
   for (const auto& cell : result.cells) {
     const auto optional = [](const std::optional<double>& value) {
@@ -518,6 +533,7 @@ std::string render_history_check_json(const HistoryCheckResult& result) {
       {"regressed", result.regressed},
       {"needs_confirmation", result.needs_confirmation},
       {"testbed", {{"name", result.testbed.name}, {"fingerprint", result.testbed.fingerprint}, {"facts", facts}}},
+      {"differing_facts", differing},
       {"cells", cells}};
   return out.dump(2) + "\n";
 }

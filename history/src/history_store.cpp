@@ -298,8 +298,10 @@ AddedRun HistoryStore::add(const reports::Report& report, const std::string& dig
   run.config = reports::run_config_to_json(report.config);
   run.cells = run_figures(report);
   WriteTransaction transaction(impl_->db());
+  const auto existing = testbed_named(run.testbed.name);
   auto added = impl_->insert(run);
   transaction.commit();
+  if (existing && !added.duplicate) added.differing_facts = differing_facts(existing->testbed, run.testbed);
   return added;
 }
 

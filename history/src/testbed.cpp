@@ -90,6 +90,37 @@ std::string fingerprint_of(const std::vector<std::pair<std::string, std::string>
   return detail::fnv1a_hex(canonical);
 }
 
+std::vector<FactDifference> differing_facts(const Testbed& testbed, const Testbed& run) {
+  std::vector<FactDifference> out;
+  if (testbed.fingerprint == run.fingerprint) return out;
+  const auto value_in = [](const Testbed& side, const std::string& fact) -> std::string {
+    for (const auto& [name, value] : side.facts) {
+      if (name == fact) return value;
+    }
+    return "(none)";
+  };
+  std::vector<std::string> names;
+  for (const auto& [name, value] : testbed.facts) names.push_back(name);
+  for (const auto& [name, value] : run.facts) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  for (const auto& name : names) {
+    const auto there = value_in(testbed, name);
+    const auto here = value_in(run, name);
+    if (there != here) out.push_back({name, there, here});
+  }
+  return out;
+}
+
+std::string describe(const std::vector<FactDifference>& differences) {
+  std::string out;
+  for (const auto& difference : differences) {
+    out += (out.empty() ? "" : "; ") + difference.fact + " " + difference.testbed_value + " there, " +
+           difference.run_value + " in this run";
+  }
+  return out;
+}
+
 nlohmann::json facts_json(const Testbed& testbed) {
   auto facts = nlohmann::json::array();
   for (const auto& [name, value] : testbed.facts) facts.push_back({name, value});

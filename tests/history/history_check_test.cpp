@@ -4,6 +4,8 @@
 
 #include <optional>
 
+#include <nlohmann/json.hpp>
+
 #include "ampbench/history/history_check.h"
 #include "ampbench/reports/derived_figures.h"
 #include "history_reports.h"
@@ -334,6 +336,30 @@ TEST_F(HistoryCheck, AnUnknownTestbedIsAnError) {
   auto other = history_run(0);
   other.environment.threads = 64;
   EXPECT_THROW((void)check(other), HistoryError);
+}
+
+// Judged by name against a testbed of other facts: judged all the same, and every form says where
+// the facts differ; a run of the testbed's own facts gets no such note.
+TEST_F(HistoryCheck, AJudgementByNameAgainstOtherFactsSaysWhereTheyDiffer) {
+  add_runs(0, 20);
+  const auto name = store_->testbeds()[0].testbed.name;
+  auto other = history_run(100);
+  other.environment.threads = 64;
+  const auto result = check_against_history(*store_, other, nullptr, name, HistoryCheckOptions{});
+  ASSERT_EQ(result.differing_facts.size(), 1u);
+  EXPECT_EQ(result.differing_facts[0].fact, "threads");
+  EXPECT_EQ(result.differing_facts[0].run_value, "64");
+  EXPECT_NE(result.differing_facts[0].testbed_value, "64");
+  const auto note = "note: testbed " + name + " was made from other facts (threads " +
+                    result.differing_facts[0].testbed_value + " there, 64 in this run)";
+  EXPECT_NE(render_history_check_text(result).find(note), std::string::npos) << render_history_check_text(result);
+  EXPECT_NE(render_history_check_markdown(result).find(note), std::string::npos);
+  const auto json = nlohmann::json::parse(render_history_check_json(result));
+  ASSERT_EQ(json.at("differing_facts").size(), 1u);
+  EXPECT_EQ(json.at("differing_facts")[0].at("run"), "64");
+  const auto own = check_against_history(*store_, history_run(100), nullptr, name, HistoryCheckOptions{});
+  EXPECT_TRUE(own.differing_facts.empty());
+  EXPECT_EQ(render_history_check_text(own).find("note: testbed"), std::string::npos);
 }
 
 }  // namespace

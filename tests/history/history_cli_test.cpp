@@ -107,6 +107,27 @@ TEST_F(HistoryCommand, AddsShowsExportsAndImports) {
   EXPECT_EQ(reexported.out, read_bytes(exported));
 }
 
+// --testbed files a run under a name whatever its facts; where they differ from the testbed's,
+// add says which (and still stores it), and check says so beside its verdict.
+TEST_F(HistoryCommand, ARunFiledByNameUnderOtherFactsIsNoted) {
+  const auto first = ampbench_cli({"history", "add", "--db", db(), "--testbed", "ci", report(0), report(1)});
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(first.out.find("note:"), std::string::npos) << first.out;
+  auto other = history_run(2, 1.0, "simple_cnn");
+  other.environment.threads = 64;
+  const auto path = (dir_ / "other.json").string();
+  ampbench::reports::write_report_atomically(other, path);
+  const auto checked = ampbench_cli({"history", "check", path, "--db", db(), "--testbed", "ci"});
+  EXPECT_NE(checked.out.find("note: testbed ci was made from other facts (threads "), std::string::npos)
+      << checked.out << checked.err;
+  const auto added = ampbench_cli({"history", "add", "--db", db(), "--testbed", "ci", path});
+  ASSERT_EQ(added.exit_code, 0) << added.err;
+  EXPECT_NE(added.out.find("run 3 of testbed ci"), std::string::npos) << added.out;
+  EXPECT_NE(added.out.find("  note: testbed ci was made from other facts (threads "), std::string::npos) << added.out;
+  EXPECT_NE(added.out.find(", 64 in this run); its runs and this one are compared all the same"), std::string::npos)
+      << added.out;
+}
+
 TEST_F(HistoryCommand, ShowSaysWhatStepEachSeriesSearchFinds) {
   const auto show = [this](const std::vector<std::string>& extra) {
     std::vector<std::string> args = {"history", "show", "--db", db(), "--cell", "simple_cnn/bf16/cpu/default"};

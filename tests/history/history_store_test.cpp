@@ -107,14 +107,19 @@ TEST_P(HistoryStoreOn, ADifferentMachineIsAnotherTestbedUnlessNamed) {
   HistoryStore store(location(), HistoryStore::Access::kWrite);
   auto other = history_run(1);
   other.environment.threads = 16;
-  add(store, history_run(0));
-  add(store, other);
+  EXPECT_TRUE(add(store, history_run(0)).differing_facts.empty());
+  EXPECT_TRUE(add(store, other).differing_facts.empty());
   EXPECT_EQ(store.testbeds().size(), 2u);
   auto named = history_run(2);
   named.environment.threads = 8;
-  store.add(named, report_digest(named), RunMetadata{"", "", store.testbeds()[0].testbed.name, ""});
+  const auto added = store.add(named, report_digest(named), RunMetadata{"", "", store.testbeds()[0].testbed.name, ""});
   EXPECT_EQ(store.testbeds().size(), 2u);
   EXPECT_EQ(store.testbeds()[0].runs, 2);
+  // Filed by name under a testbed of other facts: the one fact that differs, both values.
+  ASSERT_EQ(added.differing_facts.size(), 1u);
+  EXPECT_EQ(added.differing_facts[0].fact, "threads");
+  EXPECT_EQ(added.differing_facts[0].testbed_value, store.testbeds()[0].testbed.facts[7].second);
+  EXPECT_EQ(added.differing_facts[0].run_value, "8");
 }
 
 TEST_P(HistoryStoreOn, AnEightPercentSlowdownIsAChangePointAtItsRunAndNowhereElse) {

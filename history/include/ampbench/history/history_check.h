@@ -74,7 +74,9 @@ struct HistoryCellCheck {
 };
 
 struct HistoryCheckResult {
-  Testbed testbed;
+  Testbed testbed;  // the run's own facts, under the name judged against
+  // Judged by name (--testbed) against a testbed made from other facts: where they differ.
+  std::vector<FactDifference> differing_facts;
   std::vector<HistoryCellCheck> cells;
   int regressed = 0;
   int needs_confirmation = 0;
@@ -93,7 +95,8 @@ struct HistoryCheckResult {
 [[nodiscard]] std::string render_history_check_text(const HistoryCheckResult& result);
 [[nodiscard]] std::string render_history_check_markdown(const HistoryCheckResult& result);
 // For programs: {"verdict": "pass" | "needs confirmation" | "fail" (exit 0, 4, 1), "regressed",
-// "needs_confirmation", "testbed": {name, fingerprint, facts}, "cells": [{cell, verdict, reason,
+// "needs_confirmation", "testbed": {name, fingerprint, facts}, "differing_facts": [{fact, testbed,
+// run}], "cells": [{cell, verdict, reason,
 // history_runs, step_time_change, flags_beyond, caught_from}]}; the last three relative (0.093 is
 // +9.3%) and null where the cell's step time was not judged.
 [[nodiscard]] std::string render_history_check_json(const HistoryCheckResult& result);

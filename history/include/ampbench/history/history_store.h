@@ -69,6 +69,8 @@ struct AddedRun {
   std::size_t cells = 0;
   std::vector<NewChangePoint> change_points;  // found because of this run
   bool duplicate = false;                     // the same report was stored before: nothing added
+  // Filed by name (--testbed) under a testbed made from other facts: where they differ.
+  std::vector<FactDifference> differing_facts;
 };
 
 struct TestbedRow {

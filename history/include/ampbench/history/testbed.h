@@ -25,6 +25,21 @@ struct Testbed {
 // The report's testbed; `name` overrides the default name (the fingerprint stays the facts').
 [[nodiscard]] Testbed testbed_of(const reports::Report& report, const std::string& name = "");
 
+// One fact in which a run differs from the testbed it is filed or judged under: a name given with
+// --testbed groups runs whatever their facts, which the user should then see.
+struct FactDifference {
+  std::string fact;
+  std::string testbed_value;  // "(none)" where one side lacks the fact
+  std::string run_value;
+};
+
+// The facts in which `run` differs from `testbed`, in the testbed's order of facts; empty when the
+// fingerprints agree.
+[[nodiscard]] std::vector<FactDifference> differing_facts(const Testbed& testbed, const Testbed& run);
+
+// "threads 2 there, 1 in this run; torch_version ..." for a note.
+[[nodiscard]] std::string describe(const std::vector<FactDifference>& differences);
+
 // The fingerprint of these facts: FNV-1a 64 of "name=value\n" for each, in order.
 [[nodiscard]] std::string fingerprint_of(const std::vector<std::pair<std::string, std::string>>& facts);
 
