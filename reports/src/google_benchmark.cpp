@@ -1,8 +1,12 @@
 #include "ampbench/reports/google_benchmark.h"
 
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <cmath>
 #include <map>
+#include <optional>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -43,6 +47,48 @@ Environment environment_from_context(const nlohmann::json& context) {
                           std::to_string(static_cast<long long>(number("mhz_per_cpu"))) + " MHz";
   environment.devices.push_back({"cpu", environment.cpu_model, "", 0, environment.threads, ""});
   return environment;
+}
+
+// Google Benchmark writes a double that is not finite as NaN, -NaN, Infinity or -Infinity, which
+// JSON does not have: the coefficient-of-variation aggregate of a counter whose mean is 0 (any
+// zero counter with --benchmark_repetitions) is NaN. The text with each such value outside strings
+// made null, which the readers take as a missing number; nullopt when there is none.
+std::optional<std::string> non_finite_literals_as_null(const std::string& text) {
+  static constexpr std::array<std::string_view, 4> kLiterals = {"-Infinity", "Infinity", "-NaN", "NaN"};
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false;
+  bool replaced = false;
+  char last_outside = '\0';  // the last character outside strings that was not white space
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < text.size()) {
+        out += text[++i];
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') in_string = true;
+    // Only where a value starts: after ':', ',' or '['.
+    if (last_outside == ':' || last_outside == ',' || last_outside == '[') {
+      const auto literal = std::find_if(kLiterals.begin(), kLiterals.end(), [&](std::string_view candidate) {
+        return text.compare(i, candidate.size(), candidate) == 0;
+      });
+      if (literal != kLiterals.end()) {
+        out += "null";
+        i += literal->size() - 1;
+        last_outside = 'l';
+        replaced = true;
+        continue;
+      }
+    }
+    out += c;
+    if (!std::isspace(static_cast<unsigned char>(c))) last_outside = c;
+  }
+  return replaced ? std::optional(out) : std::nullopt;
 }
 
 // Adds one benchmark entry's sample to its cell (created on first sight, in file order).
@@ -108,7 +154,21 @@ Report report_from_google_benchmark(const nlohmann::json& json) {
 }
 
 Report parse_report_or_google_benchmark_text(const std::string& text, const std::string& source) {
-  const auto json = parse_json_text(text, source);
+  nlohmann::json json;
+  try {
+    json = parse_json_text(text, source);
+  } catch (const ReportError&) {
+    // Google Benchmark's own output with a value that is not finite is read, with null for it; an
+    // ampbench report never has such a literal and stays refused, with the strict parser's error.
+    const auto lenient = non_finite_literals_as_null(text);
+    if (!lenient) throw;
+    try {
+      json = parse_json_text(*lenient, source);
+    } catch (const ReportError&) {
+      json = nullptr;
+    }
+    if (!is_google_benchmark_json(json)) throw;
+  }
   try {
     return is_google_benchmark_json(json) ? report_from_google_benchmark(json) : parse_report(json);
   } catch (const ReportError& error) {

@@ -15,6 +15,7 @@
 #include "ampbench/history/testbed.h"
 #include "ampbench/reports/run_config.h"
 #include "history_reports.h"
+#include "support/thrown_message.h"
 
 namespace {
 
@@ -39,12 +40,7 @@ StoredRun sample_run(int run) {
 }
 
 std::string error_of(const std::string& text) {
-  try {
-    (void)read_exported_runs(text, "runs.jsonl");
-  } catch (const HistoryError& error) {
-    return error.what();
-  }
-  return "(no error)";
+  return ampbench::testing::thrown_message<HistoryError>([&] { (void)read_exported_runs(text, "runs.jsonl"); });
 }
 
 // The first sample run's line, changed by `edit`, as the second line of a file.

@@ -15,6 +15,7 @@
 #include "postgres_test_database.h"
 #include "support/cli_expectations.h"
 #include "support/scratch_dir.h"
+#include "support/thrown_message.h"
 
 namespace {
 
@@ -46,12 +47,7 @@ ampbench::history::AddedRun add(HistoryStore& store, const ampbench::reports::Re
 }
 
 std::string error_of(const std::function<void()>& body) {
-  try {
-    body();
-  } catch (const HistoryError& error) {
-    return error.what();
-  }
-  return "(no error)";
+  return ampbench::testing::thrown_message<HistoryError>(body);
 }
 
 // The tests that hold on either backend run on each: a fresh SQLite file, or a fresh database on the

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ampbench/reports/check.h"
+#include "support/thrown_message.h"
 
 namespace {
 
@@ -75,6 +76,43 @@ TEST(GoogleBenchmark, WrongTypesAreNamed) {
   json = benchmark_json(1.0);
   json["benchmarks"][0]["time_unit"] = "fortnights";
   EXPECT_THROW((void)report_from_google_benchmark(json), ReportError);
+}
+
+std::string error_of(const std::string& text) {
+  return ampbench::testing::thrown_message<ReportError>(
+      [&] { (void)parse_report_or_google_benchmark_text(text, "gb.json"); });
+}
+
+// Google Benchmark writes NaN, -NaN, Infinity and -Infinity for doubles that are not finite (the cv
+// aggregate of a zero counter over repetitions is NaN): its files are read with null for them.
+TEST(GoogleBenchmark, ItsNonFiniteLiteralsAreReadAsNull) {
+  auto json = benchmark_json(1.0);
+  json["benchmarks"][11]["name"] = "BM_Broken: NaN, Infinity";  // inside a string: kept
+  json["benchmarks"][0]["host_syncs"] = "COUNTER_A";
+  json["benchmarks"][1]["bytes_per_second"] = "COUNTER_B";
+  json["benchmarks"][10]["host_syncs"] = "COUNTER_C";  // the mean aggregate
+  auto text = json.dump(2);
+  const auto put = [&text](const std::string& marker, const std::string& literal) {
+    text.replace(text.find("\"" + marker + "\""), marker.size() + 2, literal);
+  };
+  put("COUNTER_A", "NaN");
+  put("COUNTER_B", "-Infinity");
+  put("COUNTER_C", "-NaN");
+  const auto report = parse_report_or_google_benchmark_text(text, "gb.json");
+  ASSERT_EQ(report.cells.size(), 2u);
+  EXPECT_EQ(report.cells[0].workload, "BM_Gemm/fp16/512");
+  EXPECT_EQ(report.cells[0].step_times_s.size(), 10u);
+  EXPECT_EQ(report.cells[1].workload, "BM_Broken: NaN, Infinity");
+
+  // A time that is not finite is still an error, named; an ampbench report is never read leniently.
+  auto broken = benchmark_json(1.0);
+  broken["benchmarks"][3]["real_time"] = "TIME";
+  auto broken_text = broken.dump();
+  broken_text.replace(broken_text.find("\"TIME\""), 6, "Infinity");
+  EXPECT_EQ(error_of(broken_text), "gb.json: benchmarks[3].real_time: expected a number, got null");
+  EXPECT_NE(error_of("{\"schema\": \"ampbench.report/2\", \"x\": NaN}").find("gb.json: not valid JSON"),
+            std::string::npos);
+  EXPECT_NE(error_of("{\"context\": {}, \"benchmarks\": [NaNa]}").find("gb.json: not valid JSON"), std::string::npos);
 }
 
 }  // namespace

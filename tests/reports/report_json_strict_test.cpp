@@ -7,6 +7,7 @@
 #include "ampbench/reports/google_benchmark.h"
 #include "ampbench/reports/report_json.h"
 #include "sample_report.h"
+#include "support/thrown_message.h"
 
 namespace {
 
@@ -16,12 +17,8 @@ using ampbench::testing::make_sample_report;
 nlohmann::json sample_json() { return nlohmann::json(make_sample_report()); }
 
 std::string text_error(const std::string& text) {
-  try {
-    (void)parse_report_or_google_benchmark_text(text, "r.json");
-  } catch (const ReportError& error) {
-    return error.what();
-  }
-  return "(no error)";
+  return ampbench::testing::thrown_message<ReportError>(
+      [&] { (void)parse_report_or_google_benchmark_text(text, "r.json"); });
 }
 
 std::string json_error(const nlohmann::json& json) { return text_error(json.dump()); }
