@@ -146,6 +146,13 @@ Report report_from_google_benchmark(const nlohmann::json& json) {
   for (std::size_t i = 0; i < benchmarks.size(); ++i) {
     add_benchmark(benchmarks[i], "benchmarks[" + std::to_string(i) + "]", report, cell_index);
   }
+  // No cell would make check pass having compared nothing: say why there is none instead.
+  if (benchmarks.empty()) fail_at("benchmarks", "empty: no benchmark ran (a --benchmark_filter that matches none?)");
+  if (report.cells.empty()) {
+    fail_at("benchmarks",
+            "only aggregates (mean, median, ...), no repetitions to compare: run the benchmark without "
+            "--benchmark_report_aggregates_only");
+  }
   for (auto& cell : report.cells) {
     if (cell.status == CellStatus::kOk && !cell.step_times_s.empty())
       cell.throughput.step_time_s = summarize(cell.step_times_s);

@@ -351,7 +351,9 @@ RunConfig layer_run_config(const nlohmann::json* file, const std::string& file_n
     if (!file->is_object()) throw SettingError("--config " + file_name + ": expected a JSON object");
     for (const auto& [key, value] : file->items()) {
       const auto found =
-          std::find_if(fields.begin(), fields.end(), [&](const RunConfigField& f) { return f.file_key == key; });
+          // `name`, not the binding itself: clang before 16 (the fuzz preset's) cannot capture one.
+          std::find_if(fields.begin(), fields.end(),
+                       [&name = key](const RunConfigField& f) { return f.file_key == name; });
       if (found == fields.end()) throw SettingError("--config " + file_name + ": unknown key '" + key + "'");
       try {
         found->read(config, value);

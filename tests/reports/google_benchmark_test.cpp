@@ -83,6 +83,22 @@ std::string error_of(const std::string& text) {
       [&] { (void)parse_report_or_google_benchmark_text(text, "gb.json"); });
 }
 
+// A file with nothing to compare is an error, never a report of no cells that check would pass.
+TEST(GoogleBenchmark, AFileWithoutRepetitionsIsRefusedSayingWhy) {
+  auto json = benchmark_json(1.0);
+  auto aggregates = nlohmann::json::array();
+  for (const auto& entry : json["benchmarks"]) {
+    if (entry["run_type"] == "aggregate") aggregates.push_back(entry);
+  }
+  json["benchmarks"] = aggregates;  // what --benchmark_report_aggregates_only writes
+  EXPECT_NE(error_of(json.dump()).find("gb.json: benchmarks: only aggregates (mean, median, ...), no repetitions"),
+            std::string::npos)
+      << error_of(json.dump());
+  json["benchmarks"] = nlohmann::json::array();
+  EXPECT_EQ(error_of(json.dump()),
+            "gb.json: benchmarks: empty: no benchmark ran (a --benchmark_filter that matches none?)");
+}
+
 // Google Benchmark writes NaN, -NaN, Infinity and -Infinity for doubles that are not finite (the cv
 // aggregate of a zero counter over repetitions is NaN): its files are read with null for them.
 TEST(GoogleBenchmark, ItsNonFiniteLiteralsAreReadAsNull) {

@@ -22,7 +22,8 @@ inline constexpr const char* kGoogleBenchmarkSchema = "google-benchmark";
 // A JSON object with "context" and "benchmarks" and no "schema": Google Benchmark's output.
 [[nodiscard]] bool is_google_benchmark_json(const nlohmann::json& json);
 
-// Throws ReportError naming the field ("benchmarks[3].real_time: expected a number, got string").
+// Throws ReportError naming the field ("benchmarks[3].real_time: expected a number, got string"),
+// and for a file with no repetition to compare (no benchmarks, or aggregates alone).
 [[nodiscard]] Report report_from_google_benchmark(const nlohmann::json& json);
 
 // An ampbench report or Google Benchmark JSON in text, told apart by their content; every error is
