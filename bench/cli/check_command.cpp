@@ -3,7 +3,10 @@
 // different hardware or precision settings unless --allow-env-mismatch, or of different world sizes
 // (--ranks) unless --allow-different-ranks. --md and --html write the verdict for a job summary and
 // the comparison page for a reviewer.
+#include <algorithm>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "ampbench/reports/run_series.h"
 #include "check_thresholds.h"
@@ -25,6 +28,16 @@ struct CheckFlags {
   std::string html;
 };
 
+// "simple_net/fp32/cpu/default and 5 more": the cells of one of the series' runs, for an error line.
+std::string cells_of(const reports::RunSeries& series, std::size_t run) {
+  std::vector<std::string> names;
+  for (const auto& cell : series.cells) {
+    if (series.cell_at(cell, run) != nullptr) names.push_back(cell.key.label());
+  }
+  if (names.empty()) return "no cell";
+  return names.front() + (names.size() > 1 ? " and " + std::to_string(names.size() - 1) + " more" : "");
+}
+
 int check(const CheckFlags& flags) {
   auto options = check_options_from(flags.thresholds);
   options.strict = flags.strict;
@@ -40,6 +53,12 @@ int check(const CheckFlags& flags) {
   }
   const auto series = reports::build_run_series(std::move(runs), options);
   const auto& result = series.checks[1];
+  // A gate that judged nothing must not pass: reports of two different suites share no cell.
+  if (std::all_of(result.cells.begin(), result.cells.end(),
+                  [](const reports::CellCheck& cell) { return cell.verdict == reports::Verdict::kMissing; })) {
+    throw UsageError("the reports share no cell (" + cells_of(series, 0) + " in --baseline, " + cells_of(series, 1) +
+                     " in --current): nothing to judge");
+  }
   write_output_files(
       {{"--md", flags.markdown, flags.markdown.empty() ? "" : reports::render_check_markdown(result, options)},
        {"--html", flags.html, flags.html.empty() ? "" : reports::render_series_html(series, true)}});

@@ -153,6 +153,26 @@ TEST_F(ReportCommands, CheckRefusesOtherWorldSizesUnlessAllowed) {
   EXPECT_NE(allowed.out.find("simple_net/fp32/cpu/default/ranks=2"), std::string::npos) << allowed.out;
 }
 
+// Reports of two different suites: the gate would judge nothing, so it refuses instead of passing.
+TEST_F(ReportCommands, CheckRefusesReportsThatShareNoCell) {
+  auto other = make_sample_report();
+  for (auto& cell : other.cells) cell.preset = "large";
+  const auto current = (dir_ / "other_suite.json").string();
+  ampbench::reports::write_report_atomically(other, current);
+  expect_bad_input(ampbench_cli({"check", "--baseline", good_, "--current", current, "--md", (dir_ / "c.md").string()}),
+                   "the reports share no cell (simple_net/fp32/cpu/default and 5 more in --baseline, "
+                   "simple_net/fp32/cpu/large and 5 more in --current): nothing to judge",
+                   dir_, {"c.md"});
+  // One workload in common is enough to judge: the other cells are listed as missing, as before.
+  for (auto& cell : other.cells) {
+    if (cell.workload == other.cells[0].workload) cell.preset = "default";
+  }
+  ampbench::reports::write_report_atomically(other, current);
+  const auto one = ampbench_cli({"check", "--baseline", good_, "--current", current});
+  EXPECT_EQ(one.exit_code, 0) << one.out << one.err;
+  EXPECT_NE(one.out.find("PASS: 0 of "), std::string::npos) << one.out;
+}
+
 TEST_F(ReportCommands, CheckNamesBadThresholdsAndInputs) {
   expect_bad_input(ampbench_cli({"check", "--baseline", good_, "--current", good_, "--max-slowdown", "fast"}),
                    "--max-slowdown: expected a non-negative fraction", dir_, {});
