@@ -430,6 +430,16 @@ const char* to_string(HistoryVerdict verdict) {
 HistoryCheckResult check_against_history(const HistoryStore& store, const reports::Report& current,
                                          const reports::Report* rerun, const std::string& testbed_name,
                                          const HistoryCheckOptions& options) {
+  // The two-run protocol's false-alarm rate is the square of one run's only for two independent runs
+  // of the same code on the same kind of machine.
+  if (rerun != nullptr) {
+    if (report_digest(*rerun) == report_digest(current)) {
+      throw HistoryError("--rerun: the same report as the run judged; a rerun is a second run of the suite");
+    }
+    if (const auto differences = differing_facts(testbed_of(current), testbed_of(*rerun)); !differences.empty()) {
+      throw HistoryError("--rerun: a run on another testbed than the run judged (" + describe(differences) + ")");
+    }
+  }
   HistoryCheckResult result;
   result.testbed = testbed_of(current, testbed_name);
   const auto row = store.testbed_named(result.testbed.name);

@@ -10,6 +10,7 @@
 #include "ampbench/reports/derived_figures.h"
 #include "history_reports.h"
 #include "support/scratch_dir.h"
+#include "support/thrown_message.h"
 
 namespace {
 
@@ -330,6 +331,22 @@ TEST_F(HistoryCheck, BisectingJudgesAgainstTheRunsBeforeTheChangePoint) {
   EXPECT_EQ(like_before.cells[0].verdict, HistoryVerdict::kUnchanged);
   options.cell = "no/such/cell/here";
   EXPECT_THROW((void)check_against_history(*store_, history_run(100), nullptr, "", options), HistoryError);
+}
+
+// The rerun must be a second, independent run on the same testbed, or confirming means nothing.
+TEST_F(HistoryCheck, ARerunThatIsTheSameReportOrAnotherMachineIsRefused) {
+  add_runs(0, 20);
+  const auto slowed = history_run(100, 1.15, "simple_cnn");
+  const auto message = [&](const ampbench::reports::Report& rerun) {
+    return ampbench::testing::thrown_message<HistoryError>([&] { (void)check(slowed, &rerun); });
+  };
+  EXPECT_EQ(message(slowed), "--rerun: the same report as the run judged; a rerun is a second run of the suite");
+  auto elsewhere = history_run(101, 1.15, "simple_cnn");
+  elsewhere.environment.threads = 64;
+  EXPECT_NE(message(elsewhere).find("--rerun: a run on another testbed than the run judged (threads "),
+            std::string::npos)
+      << message(elsewhere);
+  EXPECT_EQ(message(history_run(101, 1.15, "simple_cnn")), "(no error)");
 }
 
 TEST_F(HistoryCheck, AnUnknownTestbedIsAnError) {

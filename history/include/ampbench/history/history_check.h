@@ -85,7 +85,8 @@ struct HistoryCheckResult {
 
 // Judges `current` (and, when given, its rerun) against the store's history of the testbed named
 // `testbed` (empty: the current run's own). Runs already stored with the same content as `current`
-// or `rerun` are left out of the history. Throws HistoryError when the testbed has no runs.
+// or `rerun` are left out of the history. Throws HistoryError when the testbed has no runs, and for
+// a rerun that is the same report as `current` or ran on other facts (another testbed).
 [[nodiscard]] HistoryCheckResult check_against_history(const HistoryStore& store, const reports::Report& current,
                                                        const reports::Report* rerun, const std::string& testbed,
                                                        const HistoryCheckOptions& options);
