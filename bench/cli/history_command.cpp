@@ -372,7 +372,9 @@ int import_runs(const HistoryFlags& flags) {
   const auto runs = history::read_exported_runs(text.str(), flags.in);
   history::HistoryStore store(database(flags), history::HistoryStore::Access::kWrite);
   const auto added = store.import_runs(runs);
-  print_to_stdout(flags.in + ": " + std::to_string(added) + (added == 1 ? " run" : " runs") + " added\n");
+  const auto stored_before = runs.size() - added;
+  print_to_stdout(flags.in + ": " + std::to_string(added) + (added == 1 ? " run" : " runs") + " added" +
+                  (stored_before > 0 ? ", " + std::to_string(stored_before) + " already stored" : "") + "\n");
   return kExitSuccess;
 }
 

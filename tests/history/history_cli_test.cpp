@@ -105,6 +105,8 @@ TEST_F(HistoryCommand, AddsShowsExportsAndImports) {
   EXPECT_NE(imported.out.find("12 runs added"), std::string::npos) << imported.out;
   const auto reexported = ampbench_cli({"history", "export", "--db", copy});
   EXPECT_EQ(reexported.out, read_bytes(exported));
+  const auto reimported = ampbench_cli({"history", "import", exported, "--db", copy});
+  EXPECT_EQ(reimported.out, exported + ": 0 runs added, 12 already stored\n") << reimported.err;
 }
 
 // --testbed files a run under a name whatever its facts; where they differ from the testbed's,
