@@ -8,6 +8,7 @@
 #include <iomanip>
 #include <iterator>
 #include <limits>
+#include <map>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -166,8 +167,8 @@ int add(const HistoryFlags& flags) {
     out += flags.reports[i] + ": run " + std::to_string(added.run_id) + " of testbed " + added.testbed.name + ", " +
            std::to_string(added.cells) + " cells\n";
     if (!added.differing_facts.empty()) {
-      out += "  note: testbed " + added.testbed.name + " was made from other facts (" +
-             history::describe(added.differing_facts) + "); its runs and this one are compared all the same\n";
+      out += "  " + history::other_facts_note(added.testbed.name, added.differing_facts) +
+             "; its runs and this one are compared all the same\n";
     }
     for (const auto& change : added.change_points) {
       const auto cause = attribution_of(store, added.testbed.name, change);
@@ -371,10 +372,23 @@ int import_runs(const HistoryFlags& flags) {
   // The whole file is read first: a bad line leaves the database as it was, or not made at all.
   const auto runs = history::read_exported_runs(text.str(), flags.in);
   history::HistoryStore store(database(flags), history::HistoryStore::Access::kWrite);
-  const auto added = store.import_runs(runs);
+  std::size_t added = 0;
+  // Runs filed under a stored testbed of other facts, counted by note: one line for each.
+  std::map<std::string, std::size_t> filed_under_other_facts;
+  for (const auto& run : store.import_runs(runs)) {
+    if (run.duplicate) continue;
+    ++added;
+    if (!run.differing_facts.empty())
+      ++filed_under_other_facts[history::other_facts_note(run.testbed.name, run.differing_facts)];
+  }
   const auto stored_before = runs.size() - added;
-  print_to_stdout(flags.in + ": " + std::to_string(added) + (added == 1 ? " run" : " runs") + " added" +
-                  (stored_before > 0 ? ", " + std::to_string(stored_before) + " already stored" : "") + "\n");
+  std::string out = flags.in + ": " + std::to_string(added) + (added == 1 ? " run" : " runs") + " added" +
+                    (stored_before > 0 ? ", " + std::to_string(stored_before) + " already stored" : "") + "\n";
+  for (const auto& [note, count] : filed_under_other_facts) {
+    out += "  " + note + "; " + std::to_string(count) + (count == 1 ? " run" : " runs") +
+           " of the file filed under it all the same\n";
+  }
+  print_to_stdout(out);
   return kExitSuccess;
 }
 

@@ -430,18 +430,18 @@ const char* to_string(HistoryVerdict verdict) {
 HistoryCheckResult check_against_history(const HistoryStore& store, const reports::Report& current,
                                          const reports::Report* rerun, const std::string& testbed_name,
                                          const HistoryCheckOptions& options) {
+  HistoryCheckResult result;
+  result.testbed = testbed_of(current, testbed_name);
   // The two-run protocol's false-alarm rate is the square of one run's only for two independent runs
   // of the same code on the same kind of machine.
   if (rerun != nullptr) {
     if (report_digest(*rerun) == report_digest(current)) {
       throw HistoryError("--rerun: the same report as the run judged; a rerun is a second run of the suite");
     }
-    if (const auto differences = differing_facts(testbed_of(current), testbed_of(*rerun)); !differences.empty()) {
+    if (const auto differences = differing_facts(result.testbed, testbed_of(*rerun)); !differences.empty()) {
       throw HistoryError("--rerun: a run on another testbed than the run judged (" + describe(differences) + ")");
     }
   }
-  HistoryCheckResult result;
-  result.testbed = testbed_of(current, testbed_name);
   const auto row = store.testbed_named(result.testbed.name);
   if (!row || row->runs == 0) {
     throw HistoryError("no runs of testbed " + result.testbed.name + " in the history (history add stores some)");
@@ -490,8 +490,8 @@ HistoryCheckResult check_against_history(const HistoryStore& store, const report
 // A note when the run was judged by name against a testbed of other facts; empty otherwise.
 std::string differing_facts_line(const HistoryCheckResult& result) {
   if (result.differing_facts.empty()) return "";
-  return "note: testbed " + result.testbed.name + " was made from other facts (" + describe(result.differing_facts) +
-         "): its history may not describe this run's machine\n";
+  return other_facts_note(result.testbed.name, result.differing_facts) +
+         ": its history may not describe this run's machine\n";
 }
 
 std::string render_history_check_text(const HistoryCheckResult& result) {

@@ -112,11 +112,22 @@ struct HistoryStore::Impl {
     return db().last_insert_id();
   }
 
-  std::int64_t testbed_id(const Testbed& testbed) {
-    if (const auto id = existing_id("testbeds", testbed.name)) return *id;
+  struct FiledTestbed {
+    std::int64_t id = 0;
+    // Filed by name under a testbed stored from other facts: where they differ.
+    std::vector<FactDifference> differing_facts;
+  };
+
+  // The testbed a run is filed under: the stored one of its name, else a new one of its facts.
+  FiledTestbed file_under(const Testbed& testbed) {
+    Statement find(db(), "SELECT id, fingerprint, facts FROM testbeds WHERE name = ?1");
+    if (find.bind(1, testbed.name).step()) {
+      const Testbed stored{testbed.name, find.text(1), facts_from(json::parse(find.text(2)))};
+      return {find.integer(0), differing_facts(stored, testbed)};
+    }
     Statement insert(db(), "INSERT INTO testbeds (name, fingerprint, facts) VALUES (?1, ?2, ?3)");
     insert.bind(1, testbed.name).bind(2, testbed.fingerprint).bind(3, facts_json(testbed).dump()).step();
-    return db().last_insert_id();
+    return {db().last_insert_id(), {}};
   }
 
   std::optional<std::int64_t> run_with_digest(const std::string& digest) {
@@ -134,7 +145,9 @@ struct HistoryStore::Impl {
       added.duplicate = true;
       return added;
     }
-    const auto testbed = testbed_id(run.testbed);
+    auto filed = file_under(run.testbed);
+    const auto testbed = filed.id;
+    added.differing_facts = std::move(filed.differing_facts);
     Statement insert_run(db(),
                          "INSERT INTO runs (testbed_id, digest, commit_sha, branch, started_utc, added_utc, source, "
                          "environment, config) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
@@ -298,10 +311,8 @@ AddedRun HistoryStore::add(const reports::Report& report, const std::string& dig
   run.config = reports::run_config_to_json(report.config);
   run.cells = run_figures(report);
   WriteTransaction transaction(impl_->db());
-  const auto existing = testbed_named(run.testbed.name);
   auto added = impl_->insert(run);
   transaction.commit();
-  if (existing && !added.duplicate) added.differing_facts = differing_facts(existing->testbed, run.testbed);
   return added;
 }
 
@@ -418,12 +429,10 @@ std::vector<StoredRun> HistoryStore::runs() const {
   return out;
 }
 
-std::size_t HistoryStore::import_runs(const std::vector<StoredRun>& runs) {
+std::vector<AddedRun> HistoryStore::import_runs(const std::vector<StoredRun>& runs) {
   WriteTransaction transaction(impl_->db());
-  std::size_t added = 0;
-  for (const auto& run : runs) {
-    if (!impl_->insert(run).duplicate) ++added;
-  }
+  std::vector<AddedRun> added;
+  for (const auto& run : runs) added.push_back(impl_->insert(run));
   transaction.commit();
   return added;
 }

@@ -121,6 +121,10 @@ std::string describe(const std::vector<FactDifference>& differences) {
   return out;
 }
 
+std::string other_facts_note(const std::string& testbed_name, const std::vector<FactDifference>& differences) {
+  return "note: testbed " + testbed_name + " was made from other facts (" + describe(differences) + ")";
+}
+
 nlohmann::json facts_json(const Testbed& testbed) {
   auto facts = nlohmann::json::array();
   for (const auto& [name, value] : testbed.facts) facts.push_back({name, value});

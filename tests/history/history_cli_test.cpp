@@ -128,6 +128,19 @@ TEST_F(HistoryCommand, ARunFiledByNameUnderOtherFactsIsNoted) {
   EXPECT_NE(added.out.find("  note: testbed ci was made from other facts (threads "), std::string::npos) << added.out;
   EXPECT_NE(added.out.find(", 64 in this run); its runs and this one are compared all the same"), std::string::npos)
       << added.out;
+  // Imported into a history where testbed ci holds other facts, the run is filed there and noted.
+  const auto exported = (dir_ / "runs.jsonl").string();
+  ASSERT_EQ(ampbench_cli({"history", "export", "--db", db(), "--out", exported}).exit_code, 0);
+  const auto copy = (dir_ / "copy.sqlite").string();
+  ASSERT_EQ(ampbench_cli({"history", "add", "--db", copy, "--testbed", "ci", path}).exit_code, 0);
+  const auto imported = ampbench_cli({"history", "import", exported, "--db", copy});
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  EXPECT_NE(imported.out.find(": 2 runs added, 1 already stored\n  note: testbed ci was made from other facts (threads "
+                              "64 there, "),
+            std::string::npos)
+      << imported.out;
+  EXPECT_NE(imported.out.find(" in this run); 2 runs of the file filed under it all the same\n"), std::string::npos)
+      << imported.out;
 }
 
 TEST_F(HistoryCommand, ShowSaysWhatStepEachSeriesSearchFinds) {

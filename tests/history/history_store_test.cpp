@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -44,6 +45,12 @@ void sql(const std::filesystem::path& path, const std::string& statement) {
 ampbench::history::AddedRun add(HistoryStore& store, const ampbench::reports::Report& report,
                                 const std::string& commit = "") {
   return store.add(report, report_digest(report), RunMetadata{commit, "main", "", "report.json"});
+}
+
+// How many of an import's runs were added (not stored before).
+std::size_t added_count(const std::vector<ampbench::history::AddedRun>& imported) {
+  return static_cast<std::size_t>(
+      std::count_if(imported.begin(), imported.end(), [](const auto& run) { return !run.duplicate; }));
 }
 
 std::string error_of(const std::function<void()>& body) {
@@ -204,12 +211,33 @@ TEST_P(HistoryStoreOn, ExportThenImportGivesTheSameHistory) {
   const auto exported = exported_lines(store.runs());
   EXPECT_EQ(std::count(exported.begin(), exported.end(), '\n'), 12);
   HistoryStore copy(location("b"), HistoryStore::Access::kWrite);
-  EXPECT_EQ(copy.import_runs(read_exported_runs(exported, "runs.jsonl")), 12u);
+  EXPECT_EQ(added_count(copy.import_runs(read_exported_runs(exported, "runs.jsonl"))), 12u);
   EXPECT_EQ(exported_lines(copy.runs()), exported);
   const auto testbed = copy.testbeds()[0].id;
   EXPECT_EQ(copy.change_points(testbed, kSlowCell, Figure::kStepTime).size(),
             store.change_points(store.testbeds()[0].id, kSlowCell, Figure::kStepTime).size());
-  EXPECT_EQ(copy.import_runs(read_exported_runs(exported, "runs.jsonl")), 0u);  // every run is there already
+  EXPECT_EQ(added_count(copy.import_runs(read_exported_runs(exported, "runs.jsonl"))), 0u);  // all there already
+}
+
+// An imported run files under the stored testbed of its name, as `add --testbed` does; where that
+// testbed was made from other facts, the import says where, run by run.
+TEST_P(HistoryStoreOn, AnImportedRunUnderATestbedOfOtherFactsSaysWhere) {
+  HistoryStore source(location("a"), HistoryStore::Access::kWrite);
+  auto elsewhere = history_run(0);
+  elsewhere.environment.threads = 8;
+  source.add(elsewhere, report_digest(elsewhere), RunMetadata{"", "", "ci", ""});
+  HistoryStore copy(location("b"), HistoryStore::Access::kWrite);
+  const auto here = history_run(1);
+  copy.add(here, report_digest(here), RunMetadata{"", "", "ci", ""});
+  const auto imported = copy.import_runs(read_exported_runs(exported_lines(source.runs()), "runs.jsonl"));
+  ASSERT_EQ(imported.size(), 1u);
+  EXPECT_FALSE(imported[0].duplicate);
+  ASSERT_EQ(imported[0].differing_facts.size(), 1u);
+  EXPECT_EQ(imported[0].differing_facts[0].fact, "threads");
+  EXPECT_EQ(imported[0].differing_facts[0].run_value, "8");
+  EXPECT_EQ(imported[0].differing_facts[0].testbed_value, std::to_string(here.environment.threads));
+  EXPECT_EQ(copy.testbeds().size(), 1u);
+  EXPECT_EQ(copy.testbeds()[0].runs, 2);
 }
 
 TEST(HistoryStore, RefusesWhatItCannotUseAndLeavesItAsItWas) {
@@ -288,7 +316,7 @@ TEST(HistoryStoreOnBoth, KeepTheSameHistoryToTheBit) {
   for (int run = 0; run < 30; ++run) add(sqlite, history_run(run, run >= 20 ? 1.08 : 1.0, "simple_cnn"));
   HistoryStore postgres(server.url(), HistoryStore::Access::kWrite);
   const auto exported = exported_lines(sqlite.runs());
-  ASSERT_EQ(postgres.import_runs(read_exported_runs(exported, "runs.jsonl")), 30u);
+  ASSERT_EQ(added_count(postgres.import_runs(read_exported_runs(exported, "runs.jsonl"))), 30u);
   EXPECT_EQ(exported_lines(postgres.runs()), exported);
   const auto testbed = sqlite.testbeds()[0].id;
   ASSERT_EQ(postgres.testbeds()[0].testbed.name, sqlite.testbeds()[0].testbed.name);

@@ -6,7 +6,10 @@
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
+#include <iomanip>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 
 namespace ampbench::testing {
@@ -57,7 +60,13 @@ PostgresTestDatabase::PostgresTestDatabase(const std::string& name) {
   database_ = "t" + std::to_string(::getpid()) + "_";
   for (const char c : name)
     database_ += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(c)) : '_';
-  database_ = database_.substr(0, 63);  // PostgreSQL's longest name
+  // PostgreSQL cuts a name at 63 bytes: a longer one keeps its start and a hash of the whole, so
+  // that two databases of one long-named test ("..._a", "..._b") stay two.
+  if (database_.size() > 63) {
+    std::ostringstream hash;
+    hash << std::hex << std::setw(16) << std::setfill('0') << std::hash<std::string>{}(database_);
+    database_ = database_.substr(0, 63 - 17) + "_" + hash.str();
+  }
   url_ = postgres_test_url(database_);
   const auto admin = postgres_test_url("postgres");
   run_sql(admin, "DROP DATABASE IF EXISTS " + database_ + " WITH (FORCE)");

@@ -69,7 +69,8 @@ struct AddedRun {
   std::size_t cells = 0;
   std::vector<NewChangePoint> change_points;  // found because of this run
   bool duplicate = false;                     // the same report was stored before: nothing added
-  // Filed by name (--testbed) under a testbed made from other facts: where they differ.
+  // Filed by name (--testbed, or an imported run's testbed) under a stored testbed of other facts:
+  // where they differ.
   std::vector<FactDifference> differing_facts;
 };
 
@@ -132,8 +133,8 @@ class HistoryStore {
   // Every run, oldest first, as stored (what `history export` writes: exported_runs.h).
   [[nodiscard]] std::vector<StoredRun> runs() const;
   // Adds the runs in order, skipping those already stored (by digest), in one transaction, looking
-  // for change points as `add` does; returns how many were added.
-  std::size_t import_runs(const std::vector<StoredRun>& runs);
+  // for change points as `add` does; returns what `add` would for each, in the same order.
+  std::vector<AddedRun> import_runs(const std::vector<StoredRun>& runs);
 
  private:
   struct Impl;

@@ -40,6 +40,11 @@ struct FactDifference {
 // "threads 2 there, 1 in this run; torch_version ..." for a note.
 [[nodiscard]] std::string describe(const std::vector<FactDifference>& differences);
 
+// "note: testbed NAME was made from other facts (what describe says)": the start of what add,
+// import and check print for a run filed or judged by name under a testbed of other facts.
+[[nodiscard]] std::string other_facts_note(const std::string& testbed_name,
+                                           const std::vector<FactDifference>& differences);
+
 // The fingerprint of these facts: FNV-1a 64 of "name=value\n" for each, in order.
 [[nodiscard]] std::string fingerprint_of(const std::vector<std::pair<std::string, std::string>>& facts);
 
