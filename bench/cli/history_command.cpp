@@ -20,6 +20,7 @@
 #include "ampbench/history/history_check.h"
 #include "ampbench/history/history_store.h"
 #include "ampbench/history/host_state.h"
+#include "ampbench/reports/counted.h"
 #include "ampbench/reports/history_page.h"
 #include "commands.h"
 #include "exit_codes.h"
@@ -378,15 +379,15 @@ int import_runs(const HistoryFlags& flags) {
   for (const auto& run : store.import_runs(runs)) {
     if (run.duplicate) continue;
     ++added;
-    if (!run.differing_facts.empty())
+    if (!run.differing_facts.empty()) {
       ++filed_under_other_facts[history::other_facts_note(run.testbed.name, run.differing_facts)];
+    }
   }
   const auto stored_before = runs.size() - added;
-  std::string out = flags.in + ": " + std::to_string(added) + (added == 1 ? " run" : " runs") + " added" +
+  std::string out = flags.in + ": " + reports::counted(added, "run", "runs") + " added" +
                     (stored_before > 0 ? ", " + std::to_string(stored_before) + " already stored" : "") + "\n";
   for (const auto& [note, count] : filed_under_other_facts) {
-    out += "  " + note + "; " + std::to_string(count) + (count == 1 ? " run" : " runs") +
-           " of the file filed under it all the same\n";
+    out += "  " + note + "; " + reports::counted(count, "run", "runs") + " of the file filed under it all the same\n";
   }
   print_to_stdout(out);
   return kExitSuccess;

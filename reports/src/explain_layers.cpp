@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "ampbench/reports/compare.h"
+#include "ampbench/reports/counted.h"
 #include "format.h"
 #include "layer_summary.h"
 
@@ -87,8 +88,7 @@ void origin_findings(const CellResult& cell, const LayerDiagnostics& diagnostics
   const std::string skipped =
       diagnostics.bad_steps == steps
           ? "every one of the " + std::to_string(steps) + " steps of the numerics pass, so the model never trained"
-          : std::to_string(diagnostics.bad_steps) + " step" + (diagnostics.bad_steps == 1 ? "" : "s") +
-                " of the numerics pass";
+          : counted(static_cast<std::size_t>(diagnostics.bad_steps), "step", "steps") + " of the numerics pass";
   const std::string sentence =
       cell.settings.grad_scaler
           ? "The GradScaler skipped " + skipped + ", backing the scale off each time; " + share +

@@ -1,5 +1,6 @@
 #include "ampbench/reports/history_page.h"
 
+#include "ampbench/reports/counted.h"
 #include "html_assets.h"
 #include "html_page.h"
 #include "markdown_table.h"
@@ -7,11 +8,11 @@
 namespace ampbench::reports {
 namespace {
 
-std::string runs_count(std::size_t runs) { return std::to_string(runs) + (runs == 1 ? " run" : " runs"); }
+std::string counted_runs(std::size_t runs) { return counted(runs, "run", "runs"); }
 
 std::string testbed_heading(const nlohmann::json& testbed) {
   return "Testbed " + testbed["name"].get<std::string>() + " (fingerprint " +
-         testbed["fingerprint"].get<std::string>() + ", " + runs_count(testbed["runs"].get<std::size_t>()) + ")";
+         testbed["fingerprint"].get<std::string>() + ", " + counted_runs(testbed["runs"].get<std::size_t>()) + ")";
 }
 
 std::vector<std::string> facts_lines(const nlohmann::json& testbed) {
@@ -24,7 +25,7 @@ std::vector<std::string> facts_lines(const nlohmann::json& testbed) {
 std::string detectable_step(const nlohmann::json& series) {
   const auto step = series.value("detectable", std::string());
   if (step.empty()) return "";
-  return step + " within " + runs_count(series.value("detectable_within_runs", std::size_t{0}));
+  return step + " within " + counted_runs(series.value("detectable_within_runs", std::size_t{0}));
 }
 
 // "run 21: +8.2% (... -> ..., p 1e-05), commits a1..b2" per change point, "none" without one.
@@ -55,7 +56,7 @@ const std::vector<std::string> kSeriesHeader = {
 
 std::string history_runs_text(const nlohmann::json& series) {
   const auto left_out = series.value("other_host_state_runs", std::size_t{0});
-  return runs_count(series["runs"].size()) +
+  return counted_runs(series["runs"].size()) +
          (left_out == 0 ? "" : " (" + std::to_string(left_out) + " in another state of the host, left out)");
 }
 

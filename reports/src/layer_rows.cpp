@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "ampbench/reports/compare.h"
+#include "ampbench/reports/counted.h"
 #include "format.h"
 #include "layer_summary.h"
 
@@ -27,7 +28,7 @@ std::string observed_line(const LayerDiagnostics& diagnostics) {
 
 std::string origins_line(const LayerDiagnostics& diagnostics) {
   if (diagnostics.bad_steps == 0) return "";
-  std::string line = std::to_string(diagnostics.bad_steps) + " bad step" + (diagnostics.bad_steps == 1 ? "" : "s") +
+  std::string line = counted(static_cast<std::size_t>(diagnostics.bad_steps), "bad step", "bad steps") +
                      " (skipped by the GradScaler, or a non-finite loss without one); the first tensor to turn "
                      "non-finite:";
   std::vector<std::string> parts;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <utility>
 
+#include "ampbench/reports/counted.h"
 #include "format.h"
 #include "summary_rows.h"
 
@@ -37,7 +38,7 @@ std::string scale_calibration_note(const Report& report) {
     const auto& calibration = *cell.numerics->run.scale_calibration;
     if (calibration.skipped_tries == 0) continue;
     const auto tries =
-        std::to_string(calibration.skipped_tries) + " overflowing tr" + (calibration.skipped_tries == 1 ? "y" : "ies");
+        counted(static_cast<std::size_t>(calibration.skipped_tries), "overflowing try", "overflowing tries");
     cells += (cells.empty() ? " " : "; ") + cell_name(cell) +
              (calibration.settled ? " started at " + whole(calibration.start_scale()) + " after " + tries
                                   : ": no scale down to 1 fitted in " + tries + ", so its pass started at " +

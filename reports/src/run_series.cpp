@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "ampbench/reports/counted.h"
 #include "ampbench/reports/google_benchmark.h"
 #include "ampbench/reports/report_json.h"
 #include "format.h"
@@ -99,7 +100,7 @@ std::string world_size_difference(const std::vector<SeriesInput>& runs) {
   std::vector<std::string> sizes;
   for (const auto& run : runs) {
     const auto ranks = run.report.config.ranks;
-    sizes.push_back(run.label + " " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks"));
+    sizes.push_back(run.label + " " + counted(static_cast<std::size_t>(ranks), "rank", "ranks"));
   }
   return detail::joined(sizes, ", ");
 }

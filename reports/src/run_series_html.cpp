@@ -4,6 +4,7 @@
 // table with more than two runs, and the reasons behind each verdict.
 #include <nlohmann/json.hpp>
 
+#include "ampbench/reports/counted.h"
 #include "ampbench/reports/report_json.h"
 #include "ampbench/reports/run_series.h"
 #include "html_assets.h"
@@ -26,8 +27,8 @@ std::string environment_html(const RunSeries& series) {
     rows.push_back({difference.field});
     rows.back().insert(rows.back().end(), difference.values.begin(), difference.values.end());
   }
-  return "<p class=\"warning\">The runs differ in " + std::to_string(rows.size()) +
-         (rows.size() == 1 ? " respect" : " respects") + "; read the changes below with that in mind.</p>\n" +
+  return "<p class=\"warning\">The runs differ in " + counted(rows.size(), "respect", "respects") +
+         "; read the changes below with that in mind.</p>\n" +
          html_table("differences", detail::differences_header(series), rows);
 }
 

@@ -6,6 +6,8 @@
 #include <chrono>
 #include <thread>
 
+#include "ampbench/reports/counted.h"
+
 namespace ampbench::harness::detail {
 namespace {
 
@@ -142,7 +144,7 @@ GradientSync::GradientSync(c10::intrusive_ptr<c10d::ProcessGroup> group, torch::
 void GradientSync::before_backward(const torch::Tensor& loss) { reducer_->prepare_for_backward({loss}); }
 
 std::string GradientSync::description() const {
-  return "c10d::Reducer, " + std::to_string(buckets_) + (buckets_ == 1 ? " bucket" : " buckets") +
+  return "c10d::Reducer, " + reports::counted(static_cast<std::size_t>(buckets_), "bucket", "buckets") +
          " (first 1 MiB, then 25 MiB), " +
          (compression_ == reports::GradCompression::kNone ? std::string("float32")
                                                           : std::string(to_string(compression_))) +
