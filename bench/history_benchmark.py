@@ -187,9 +187,10 @@ def big_history(binary, source_db, db, total, path):
         run = json.loads(exported[i % len(exported)])
         run["digest"] = f"copy-{i:08d}"
         for cell in run["cells"]:
-            for name, value in cell["figures"].items():
+            for name, (value, low, high, draws) in cell["figures"].items():
+                # The figure and its interval move together; the draws behind them stay a count.
                 scale = 1.0 + rng.gauss(0.0, 0.02)
-                cell["figures"][name] = [v * scale for v in value]
+                cell["figures"][name] = [value * scale, low * scale, high * scale, draws]
         lines.append(json.dumps(run))
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
