@@ -75,6 +75,28 @@ class MatchedStateTest(unittest.TestCase):
         self.assertEqual([(cell, name, ok) for cell, name, ok in verdicts if not ok],
                          [("w/bf16", "paired_over_bare_time", False), ("w/bf16", "paired_over_bare_speedup", False)])
 
+    def test_a_miss_against_pythons_loop_that_the_bare_loop_shares_is_the_interpreters(self) -> None:
+        # Python adds 0.2 ms to FP32's 0.25 ms step and 0.4 ms to BF16's 2.5 ms: its speedup reads
+        # 0.156 where both C++ loops read 0.1.
+        rounds = {"paired": {("w", "fp32"): {0: [0.25e-3] * 10}, ("w", "bf16"): {0: [2.5e-3] * 10}},
+                  "alone": {("w", "fp32"): {1: [0.25e-3] * 10}, ("w", "bf16"): {2: [2.5e-3] * 10}}}
+        bare = {("w", "fp32"): {0: [0.25e-3] * 10}, ("w", "bf16"): {0: [2.5e-3] * 10}}
+        python = {("w", "fp32"): {0: [0.45e-3] * 10}, ("w", "bf16"): {0: [2.9e-3] * 10}}
+        rows, verdicts = matched_state.matched_rows(rounds, {"bare": bare, "python": python}, ["w"], MODES)
+        self.assertAlmostEqual(rows[1]["bare_over_python_speedup"].value, 0.1 / (0.45 / 2.9))
+        self.assertAlmostEqual(rows[1]["paired_over_python_speedup"].value, rows[1]["bare_over_python_speedup"].value)
+        self.assertEqual([(cell, name) for cell, name, ok in verdicts if not ok], [("w/bf16", "paired_over_python_speedup")])
+        value = lambda figure: figure.value
+        self.assertEqual(matched_state.python_loop_misses(rows, value), {"w/bf16"})
+        # Where ampbench's speedup also differs from the bare loop's, the miss is not Python's alone.
+        bare[("w", "bf16")] = {0: [2.2e-3] * 10}
+        rows, _ = matched_state.matched_rows(rounds, {"bare": bare, "python": python}, ["w"], MODES)
+        self.assertEqual(matched_state.python_loop_misses(rows, value), set())
+        # Without the bare loop there is nothing to tell it by.
+        rows, _ = matched_state.matched_rows(rounds, {"python": python}, ["w"], MODES)
+        self.assertNotIn("bare_over_python_speedup", rows[1])
+        self.assertEqual(matched_state.python_loop_misses(rows, value), set())
+
     def test_pooled_loop_steps_keep_the_loops_usual_state(self) -> None:
         samples = {"w/fp32": {"step_s": [0.01, 0.02, 0.01], "probe_s": [1e-3, 2e-3, 1.05e-3]}}
         reps = [{"bare_samples": samples}, {"bare_samples": samples}]
