@@ -136,8 +136,8 @@ def python_loop_misses(rows, value):
     speedup agrees with the bare loop's (within that target) and the bare loop's is itself beyond the
     tolerance against Python's. Both C++ loops then time the same LibTorch step, and what differs is
     the Python loop's own cost per step (its interpreter, the optimizers' and GradScaler's Python
-    code, autocast's context manager), which weighs more on a short FP32 step. `value(figure)` gives a row's figure as a
-    number (a median over repetitions, or an interval's point)."""
+    code, autocast's context manager), which weighs more on a short FP32 step. `value(figure)`
+    gives a row's figure as a number (a median over repetitions, or an interval's point)."""
     near = lambda row, name, tolerance: abs(value(row[name]) - 1.0) <= tolerance
     return {row["cell"] for row in rows
             if row.get("paired_over_bare_speedup") and row.get(BARE_OVER_PYTHON)
@@ -148,7 +148,8 @@ def python_loop_misses(rows, value):
 def matched_rows(rounds, loops, workloads, modes):
     """Per cell: rounds kept per arrangement, paired/alone and paired/bare step time, and the
     speedups' ratios (against alone, the bare loop and PyTorch's loop), each (value, low, high), and
-    the bare loop's speedup over PyTorch's loop's; with the targets of TOLERANCES. `loops`: {"python"/"bare": pooled_loop_steps(...)}."""
+    the bare loop's speedup over PyTorch's loop's; with the targets of TOLERANCES.
+    `loops`: {"python"/"bare": pooled_loop_steps(...)}."""
     enough = lambda sample: count(sample) >= MINIMUM_ROUNDS
     rows, verdicts = [], []
     for workload in workloads:
@@ -170,10 +171,12 @@ def matched_rows(rounds, loops, workloads, modes):
                     row[f"paired_over_{loop}_speedup"] = ratio_of_medians_over_processes(
                         [rounds["paired"][fp32], steps[key]], [paired, steps[fp32]])
             bare, python = loops.get("bare"), loops.get("python")
-            if mode != "fp32" and bare and python and all(enough(s.get(k)) for s in (bare, python) for k in (key, fp32)):
+            both_loops = bare and python and all(enough(s.get(k)) for s in (bare, python) for k in (key, fp32))
+            if mode != "fp32" and both_loops:
                 # Both loops' processes are numbered by repetition, so a draw takes a repetition's two
                 # together: they ran next to each other.
-                row[BARE_OVER_PYTHON] = ratio_of_medians_over_processes([bare[fp32], python[key]], [bare[key], python[fp32]])
+                row[BARE_OVER_PYTHON] = ratio_of_medians_over_processes([bare[fp32], python[key]],
+                                                                        [bare[key], python[fp32]])
             rows.append(row)
             verdicts.extend((row["cell"], name, abs(row[name].value - 1.0) <= tolerance)
                             for name, tolerance in TOLERANCES.items() if name in row)

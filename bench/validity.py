@@ -213,8 +213,8 @@ def summarise(reps, workloads):
                 for other in ("alone", "bare", "python"):
                     row[f"paired_over_{other}_speedup"] = [s["paired"][key] / s[other][key] for s in sp
                                                            if other in s and key in s["paired"] and key in s[other]]
-                row[matched_state.BARE_OVER_PYTHON] = [s["bare"][key] / s["python"][key] for s in sp
-                                                       if "bare" in s and "python" in s and key in s["bare"] and key in s["python"]]
+                row[matched_state.BARE_OVER_PYTHON] = [s["bare"][key] / s["python"][key] for s in sp if "bare" in s
+                                                       and "python" in s and key in s["bare"] and key in s["python"]]
                 row["paired_speedup"] = [s["paired"][key] for s in sp if key in s["paired"]]
             rows.append(row)
             verdicts.extend((row["cell"], name, abs(statistics.median(row[name]) - 1.0) <= tolerance)
@@ -247,7 +247,8 @@ def print_targets(verdicts, python_loops):
 def targets_json(verdicts, python_loops):
     """The targets as validity.json keeps them; a miss against PyTorch's loop that is the Python
     loop's own (print_targets) says so."""
-    return [{"cell": c, "figure": n, "met": ok, **({"bare_loop_too": True} if not ok and is_python_loops(c, n, python_loops) else {})}
+    return [{"cell": c, "figure": n, "met": ok,
+             **({"bare_loop_too": True} if not ok and is_python_loops(c, n, python_loops) else {})}
             for c, n, ok in verdicts]
 
 

@@ -85,7 +85,8 @@ class MatchedStateTest(unittest.TestCase):
         rows, verdicts = matched_state.matched_rows(rounds, {"bare": bare, "python": python}, ["w"], MODES)
         self.assertAlmostEqual(rows[1]["bare_over_python_speedup"].value, 0.1 / (0.45 / 2.9))
         self.assertAlmostEqual(rows[1]["paired_over_python_speedup"].value, rows[1]["bare_over_python_speedup"].value)
-        self.assertEqual([(cell, name) for cell, name, ok in verdicts if not ok], [("w/bf16", "paired_over_python_speedup")])
+        self.assertEqual([(cell, name) for cell, name, ok in verdicts if not ok],
+                         [("w/bf16", "paired_over_python_speedup")])
         value = lambda figure: figure.value
         self.assertEqual(matched_state.python_loop_misses(rows, value), {"w/bf16"})
         # Where ampbench's speedup also differs from the bare loop's, the miss is not Python's alone.

@@ -14,7 +14,8 @@ def repetition(python_fp32_s):
     loop; Python's FP32 step is python_fp32_s, its FP16 step 2.9 ms."""
     cpp = {("w", "fp32"): 0.25e-3, ("w", "fp16"): 2.5e-3, ("w", "bf16"): 0.4e-3}
     return {"paired": dict(cpp), "alone": dict(cpp), "bare": dict(cpp),
-            "python": {("w", "fp32"): python_fp32_s, ("w", "fp16"): 2.9e-3, ("w", "bf16"): 0.4e-3 * python_fp32_s / 0.25e-3}}
+            "python": {("w", "fp32"): python_fp32_s, ("w", "fp16"): 2.9e-3,
+                       ("w", "bf16"): 0.4e-3 * python_fp32_s / 0.25e-3}}
 
 
 class ValidityTest(unittest.TestCase):
@@ -31,7 +32,8 @@ class ValidityTest(unittest.TestCase):
         python_loops = validity.matched_state.python_loop_misses(rows, statistics.median)
         self.assertEqual(python_loops, {"w/fp16"})
         (entry,) = [t for t in validity.targets_json(verdicts, python_loops) if not t["met"]]
-        self.assertEqual(entry, {"cell": "w/fp16", "figure": "paired_over_python_speedup", "met": False, "bare_loop_too": True})
+        self.assertEqual(entry, {"cell": "w/fp16", "figure": "paired_over_python_speedup", "met": False,
+                                 "bare_loop_too": True})
         self.assertTrue(all("bare_loop_too" not in t for t in validity.targets_json(verdicts, set())))
 
     def test_without_the_bare_loop_no_miss_is_put_on_python(self) -> None:
