@@ -210,11 +210,11 @@ def summarise(reps, workloads):
                                                     if other in r and key in r["paired"] and key in r[other]]
             if mode != "fp32":
                 sp = [{kind: speedups(r[kind]) for kind in KINDS if kind in r} for r in reps]
+                ratios = lambda kind, other: [s[kind][key] / s[other][key] for s in sp
+                                              if kind in s and other in s and key in s[kind] and key in s[other]]
                 for other in ("alone", "bare", "python"):
-                    row[f"paired_over_{other}_speedup"] = [s["paired"][key] / s[other][key] for s in sp
-                                                           if other in s and key in s["paired"] and key in s[other]]
-                row[matched_state.BARE_OVER_PYTHON] = [s["bare"][key] / s["python"][key] for s in sp if "bare" in s
-                                                       and "python" in s and key in s["bare"] and key in s["python"]]
+                    row[f"paired_over_{other}_speedup"] = ratios("paired", other)
+                row[matched_state.BARE_OVER_PYTHON] = ratios("bare", "python")
                 row["paired_speedup"] = [s["paired"][key] for s in sp if key in s["paired"]]
             rows.append(row)
             verdicts.extend((row["cell"], name, abs(statistics.median(row[name]) - 1.0) <= tolerance)

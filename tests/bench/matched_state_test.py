@@ -75,7 +75,7 @@ class MatchedStateTest(unittest.TestCase):
         self.assertEqual([(cell, name, ok) for cell, name, ok in verdicts if not ok],
                          [("w/bf16", "paired_over_bare_time", False), ("w/bf16", "paired_over_bare_speedup", False)])
 
-    def test_a_miss_against_pythons_loop_that_the_bare_loop_shares_is_the_interpreters(self) -> None:
+    def test_a_miss_against_pythons_loop_that_the_bare_loop_shares_is_the_python_loops_own(self) -> None:
         # Python adds 0.2 ms to FP32's 0.25 ms step and 0.4 ms to BF16's 2.5 ms: its speedup reads
         # 0.156 where both C++ loops read 0.1.
         rounds = {"paired": {("w", "fp32"): {0: [0.25e-3] * 10}, ("w", "bf16"): {0: [2.5e-3] * 10}},
