@@ -101,8 +101,8 @@ void ModeSession::step(const std::function<void(const std::function<void()>&)>& 
     if (sync_) communication_.push_back(sync_->take_step());
   });
   // What is kept of the step, outside its time: a step's telemetry is not part of the training a
-  // user's loop does (inside the timer the gradient norm added 31 us, 11%, to a SimpleNet step:
-  // docs/performance.md).
+  // user's loop does (inside the timer the gradient norm added 31 us, 11%, to a SimpleNet step;
+  // outside it, its operations still slow the next short step by about 2.5%: docs/performance.md).
   loss_buffer_.select(0, steps_done_).copy_(loss);
   grad_norms_.record(*optimizer_);  // the gradients are unscaled after the step (TrainingStep::run)
   ++steps_done_;
