@@ -139,13 +139,11 @@ def python_loop_misses(rows, value):
     Python loop's own cost per step (its interpreter, the optimizers' and GradScaler's Python code,
     autocast's context manager), which weighs more on a short FP32 step. `value(figure)` gives a
     row's figure as a number (a median over repetitions, or an interval's point)."""
-    python_tolerance = TOLERANCES["paired_over_python_speedup"]
-
     def shared(row):
         ours, bare = value(row["paired_over_python_speedup"]), value(row[BARE_OVER_PYTHON])
         agrees = abs(value(row["paired_over_bare_speedup"]) - 1.0) <= TOLERANCES["paired_over_bare_speedup"]
         between = min(bare, 1.0) <= ours <= max(bare, 1.0)
-        return abs(bare - 1.0) > python_tolerance and (agrees or between)
+        return abs(bare - 1.0) > TOLERANCES["paired_over_python_speedup"] and (agrees or between)
 
     return {row["cell"] for row in rows
             if all(row.get(name) for name in ("paired_over_bare_speedup", "paired_over_python_speedup", BARE_OVER_PYTHON))
