@@ -16,11 +16,12 @@ repetitions. Per cell and repetition: ampbench's step time is the report's estim
 mode's within the same kind and repetition. Printed per cell: medians over repetitions with the
 min-max spread of paired/alone and paired/bare (step time, speedup) and of paired/python (speedup),
 against the targets (matched_state.TOLERANCES: within 5% of alone and of the bare loop, within 10%
-of PyTorch's loop, which adds its own cost to every step). Beside them, with no target,
-the bare loop's speedup over PyTorch's loop's: a miss against PyTorch's loop that the bare loop
-misses too, by as much or more (ampbench agreeing with the bare loop, or between the two loops), is
-marked as the Python loop's own cost per step (matched_state.python_loop_misses), in the targets'
-line and as "bare_loop_too" in validity.json; it still counts as missed. Writes every figure to OUT/validity.json.
+of PyTorch's loop, which adds its own cost to every step). Beside them, with no target, the bare
+loop's speedup over PyTorch's loop's: a miss against PyTorch's loop that the bare loop misses too,
+by as much or more (ampbench agreeing with the bare loop, or between the two loops), is marked as
+the Python loop's own cost per step (matched_state.python_loop_misses), in the targets' line and
+as "bare_loop_too" in validity.json; it still counts as missed. Writes every figure to
+OUT/validity.json.
 
 Printed twice: over every round (the step times a report states), and over the rounds that ran in
 the machine's usual state, the same estimator over the rounds whose probe took at most the
