@@ -6,7 +6,7 @@ from the caches). Runs the two settings alternately, N pairs, and reports per wo
 interleaved / alone of FP32's step time, pair by pair, with its geometric mean and spread.
 
 Usage (from the repository root, after scripts/build):
-  bench/alternation_cost.py --pairs 4 --out /tmp/alternation [--other bf16] [-- more run flags]
+  bench/alternation_cost.py --pairs 4 --out out/alternation [--other bf16] [-- more run flags]
 """
 import argparse
 import json

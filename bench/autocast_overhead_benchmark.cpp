@@ -2,8 +2,8 @@
 // training step (zero_grad, forward under the scope, MSE loss, backward) of a Linear/ReLU stack on
 // CPU, bfloat16.
 //
-//   BM_Step_Ampbench/L/W   ampbench::amp::Autocast scope (our boxed kernels on AutocastCPU)
-//   BM_Step_Native/L/W     LibTorch's native autocast kernels (ours released first)
+//   BM_Step_Ampbench/L/W   ampbench::amp::Autocast scope (ampbench's boxed kernels on AutocastCPU)
+//   BM_Step_Native/L/W     LibTorch's native autocast kernels (ampbench's released first)
 //   BM_Step_Fp32/L/W       no autocast (for scale: on CPUs without native bf16 GEMMs AMP is slower)
 //   L Linear(W, W) layers + ReLU, batch 16, one thread; counters: autocast ops per step.
 //   BM_Addmm_Ampbench / BM_Addmm_Native / BM_Addmm_None: one 8x8 addmm inside ampbench's scope,
@@ -82,7 +82,7 @@ void run_steps(benchmark::State& state, Mode mode) {
     ampbench::amp::release_autocast_kernels();
   }
   StepFixture fixture(state.range(0), state.range(1));
-  train_step(fixture, mode);  // warm-up: registration (ours), allocator, first-call paths
+  train_step(fixture, mode);  // warm-up: registration (ampbench's kernels), allocator, first-call paths
   ampbench::amp::reset_op_counts();
   for (auto _ : state) {
     train_step(fixture, mode);

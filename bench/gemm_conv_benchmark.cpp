@@ -13,9 +13,9 @@
 //
 // One intra-op thread, so that the figures compare across machines and runs. Each case runs once
 // untimed first (oneDNN primitive creation, allocator). On a CPU without native float16/bfloat16
-// GEMM (AVX2 only; PLATFORM.md) the low-precision cases are 10-100x slower, up to a second per
-// iteration: they run with MinTime(0.2 s), and the whole binary takes about a minute there (63 s
-// on the 2-core AMD EPYC); float32 follows --benchmark_min_time. For medians with their spread:
+// GEMM (AVX2 only; docs/performance.md) the low-precision cases are 10-100x slower, up to a second
+// per iteration: they run with MinTime(0.2 s), and the whole binary takes about a minute there
+// (63 s on the 2-core AMD EPYC); float32 follows --benchmark_min_time. For medians with their spread:
 //   gemm_conv_benchmark --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true
 #include <ATen/Parallel.h>
 #include <benchmark/benchmark.h>

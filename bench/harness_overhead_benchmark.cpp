@@ -359,7 +359,7 @@ BENCHMARK(BM_AllocFree)->ArgNames({"counting", "bytes"})->ArgsProduct({{0, 1}, {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Our two flags, taken out before Google Benchmark reads the rest.
+  // This benchmark's two flags, taken out before Google Benchmark reads the rest.
   constexpr std::string_view kWorkloadFlag = "--workload=";
   constexpr std::string_view kModeFlag = "--mode=";
   int kept = 1;

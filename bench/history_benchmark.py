@@ -18,9 +18,9 @@
   PostgreSQL server started for it.
 
 Usage (from the repository root, after scripts/build):
-  bench/history_benchmark.py --out /tmp/hist            (runs the N + M suites: about 40 minutes)
-  bench/history_benchmark.py --out /tmp/hist --reuse    (the runs already in OUT/runI)
-  bench/history_benchmark.py --out /tmp/hist --reuse --postgres   (the costs on a PostgreSQL server too)
+  bench/history_benchmark.py --out out/hist            (runs the N + M suites: about 40 minutes)
+  bench/history_benchmark.py --out out/hist --reuse    (the runs already in OUT/runI)
+  bench/history_benchmark.py --out out/hist --reuse --postgres   (the costs on a PostgreSQL server too)
 Everything after `--` goes to `ampbench run`. Prints a summary and writes OUT/summary.json.
 """
 import argparse

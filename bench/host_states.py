@@ -14,7 +14,7 @@ Prints the share of samples in each state, each piece's median per state and the
 lengths of the slow stretches; writes every sample to OUT as JSON.
 
 Usage (from the repository root, after scripts/bootstrap; quiet machine):
-  .venv/bin/python bench/host_states.py --seconds 300 --out /tmp/host_states.json
+  .venv/bin/python bench/host_states.py --seconds 300 --out out/host_states.json
 """
 import argparse
 import json

@@ -9,8 +9,8 @@ commit), in pairs whose order alternates so that a drifting machine favours neit
   steps, so these ratios are the machine's noise around 1.
 
 Usage (from the repository root, after scripts/build; the baseline built from another worktree):
-  git worktree add /tmp/wt-old <commit before the statistics> && (cd /tmp/wt-old && scripts/build default ampbench)
-  bench/layer_ranges_cost.py --baseline /tmp/wt-old/build/default/bench/ampbench --pairs 3 --out /tmp/layer-cost
+  git worktree add ../wt-old <commit before the statistics> && (cd ../wt-old && scripts/build default ampbench)
+  bench/layer_ranges_cost.py --baseline ../wt-old/build/default/bench/ampbench --pairs 3 --out out/layer-cost
 Everything after `--` goes to both `ampbench run`s (default: the default suite, one replicate, no
 breakdown). Prints a summary and writes OUT/summary.json.
 """

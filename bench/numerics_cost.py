@@ -11,7 +11,7 @@ order alternating so a drifting machine favours neither, then reports
   FP32's eval loss still falls over the last quarter of the pass in every workload.
 
 Usage (from the repository root, after scripts/build):
-  bench/numerics_cost.py --pairs 3 --out /tmp/numerics
+  bench/numerics_cost.py --pairs 3 --out out/numerics
 Everything after `--` goes to both `ampbench run`s. Prints a summary and writes OUT/summary.json.
 """
 import argparse

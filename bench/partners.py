@@ -2,8 +2,8 @@
 """Does what a mode measures depend on *which* mode shares its worker? (issue "Valid numbers")
 
 bench/validity.py compares a mode paired with every other mode against the same mode alone. On an
-H200 (sessions 17 and 21) the transformer's FP16 and BF16 steps measured 8-10% slower paired than
-alone while FP32 agreed, and the reports' host time per step was 6-30% higher paired in *every*
+H200 (in two runs of the GPU kit) the transformer's FP16 and BF16 steps measured 8-10% slower paired
+than alone while FP32 agreed, and the reports' host time per step was 6-30% higher paired in *every*
 mode: it shows in the step time only where the step is bound by the host issuing it. This
 benchmark names the partner that does it. For one workload and each AMP mode M it runs, in an
 order that rotates every repetition:
@@ -19,7 +19,7 @@ usual state: bench/machine_state.py), on a GPU the host's time per step, and wit
 first timed step (the one after the untimed step that follows a switch) against the later ones.
 
 Usage (after scripts/build):
-  .venv/bin/python bench/partners.py --out /tmp/partners                     (CPU, ~8 minutes)
+  .venv/bin/python bench/partners.py --out out/partners                      (CPU, ~8 minutes)
   .venv/bin/python bench/partners.py --out DIR --device cuda --preset large --reps 2 --time-cap 2
   .venv/bin/python bench/partners.py ... --round-steps 8       (every arrangement with 8 steps per round)
   .venv/bin/python bench/partners.py --from DIR                              (the same figures again)
@@ -132,7 +132,7 @@ def ratios(loaded, modes):
 
 def place_profile(loaded, modes, places=8):
     """{(arrangement, mode): [median step time at place 0, 1, ... of a round]}, pooled over repetitions:
-    how long after a switch a step stays dearer (the GPU's first step after one was, session 24)."""
+    how long after a switch a step stays dearer (on an H200 the first step after one was)."""
     pooled = {}
     for rep in loaded:
         for name, report in rep.items():

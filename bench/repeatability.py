@@ -14,8 +14,8 @@ what a user relies on (issue "Trustworthy numbers"):
 - the wall time of each run.
 
 Usage (from the repository root, after scripts/build):
-  bench/repeatability.py --runs 5 --out /tmp/repeat -- --workloads simplenet,simplecnn,transformer
-  bench/repeatability.py --runs 5 --out /tmp/repeat1 -- --replicates 1   (one worker per workload)
+  bench/repeatability.py --runs 5 --out out/repeat -- --workloads simplenet,simplecnn,transformer
+  bench/repeatability.py --runs 5 --out out/repeat1 -- --replicates 1   (one worker per workload)
 Everything after `--` goes to `ampbench run`. Prints a summary and writes OUT/summary.json.
 """
 import argparse

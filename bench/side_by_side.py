@@ -62,8 +62,8 @@ BATCH_POOL = 16  # as kBatchPool in harness/src/measure/mode_session.cpp
 # Issue #9's targets for ampbench/PyTorch; SimpleNet's holds at the tutorial's (`seed`) sizes only.
 RATIO_TARGETS = {("simplenet", "seed"): 0.5, **{(name, preset): 1.02 for name in ("simplecnn", "transformer")
                                                 for preset in PRESETS}}
-# Estimated from PLATFORM.md's step times plus ~2.5 s of process start per ampbench cell and round;
-# a machine busy compiling takes several times longer.
+# Estimated from the step times on a 2-core AVX2 CPU (docs/performance.md) plus ~2.5 s of process
+# start per ampbench cell and round; a machine busy compiling takes several times longer.
 EXPECTED_RUN_TIME = "about 5 minutes on a quiet 2-core AVX2 CPU, mostly SimpleCNN's AMP cells"
 
 

@@ -39,8 +39,8 @@ state, the rounds whose probe took at most 1.1x the usual probe, with bootstrap 
 of each run the host spent in its slower states. Exit 1 when a target is missed in any table.
 
 Usage (after scripts/build; about 2.5 minutes per repetition on a quiet 2-core CPU):
-  .venv/bin/python bench/validity.py --reps 5 --allocator glibc-fixed --out /tmp/validity
-  .venv/bin/python bench/validity.py --from /tmp/validity   # the same figures again, from its files
+  .venv/bin/python bench/validity.py --reps 5 --allocator glibc-fixed --out out/validity
+  .venv/bin/python bench/validity.py --from out/validity   # the same figures again, from its files
 """
 import argparse
 import json

@@ -74,7 +74,7 @@ add_library(ampbench::torch INTERFACE IMPORTED GLOBAL)
 # The C++ runtime right after the binary's own code and before LibTorch. The torch 2.11 wheel on the
 # GPU kit's H200 exports copies of std::filesystem's functions, and where its libraries came first
 # the binary's calls bound to them: std::filesystem::remove_all(path) there jumped to address 0
-# (six Ranks.* tests died of SIGSEGV, session 25). That machine's compiler links libstdc++
+# (six Ranks.* tests died of SIGSEGV; docs/building.md). That machine's compiler links libstdc++
 # statically, so the archive here supplies the binary's calls from its own copy; elsewhere
 # libstdc++.so.6 becomes the first library the dynamic linker searches.
 target_link_libraries(ampbench::torch INTERFACE stdc++)

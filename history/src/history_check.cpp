@@ -68,9 +68,9 @@ std::vector<FigureValue> segment(const HistoryStore& store, const Scope& scope, 
   return values_of(segment_entries(store, scope, cell, figure));
 }
 
-// The time series of a cell without the runs the host spent wholly in another state
-// (host_state.h): on this project's VM, 6 of 41 runs in one series did, widened the spread a run is
-// judged against, and a +8% run then passed. Returns how many runs were left out.
+// The time series of a cell without the runs the host spent wholly in another state (host_state.h):
+// on a shared 2-core CPU, 6 of 41 runs in one series did, widened the spread a run is judged
+// against, and a +8% run then passed. Returns how many runs were left out.
 std::size_t keep_usual_state(std::vector<SeriesEntry>& raw, std::vector<SeriesEntry>& per_probe) {
   const auto other_state = runs_in_other_host_state(raw, per_probe);
   const auto in_other_state = [&](const SeriesEntry& entry) { return other_state.count(entry.run_id) > 0; };

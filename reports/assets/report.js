@@ -9,8 +9,9 @@
   // Cells of several ranks are charted apart from their one-rank twins (CellKey::label's ranks=N).
   function place(c) { return c.workload + ' @ ' + c.device + (c.ranks > 1 ? ' ranks=' + c.ranks : ''); }
 
-  // Bars per group with optional CI whiskers and a reference line (speedup 1.0).
-  function barChart(container, kind, title, groups, format, reference) {
+  // Bars per group with optional CI whiskers and a reference line (speedup 1.0). Above `cap` the axis
+  // stops: a taller bar is drawn to the top and labelled with its value.
+  function barChart(container, kind, title, groups, format, reference, cap) {
     var f = figure(container, kind, title);
     // Each group is wide enough for its bars and for its label.
     var widths = groups.map(function (g) { return Math.max(g.bars.length * 34, 7 * g.key.length); });
@@ -19,8 +20,9 @@
     var max = niceMax(Math.max.apply(null, groups.map(function (g) {
       return Math.max.apply(null, g.bars.map(function (b) { return Math.max(b.value, b.high || 0, reference || 0); }));
     })));
+    if (cap) max = Math.min(max, cap);
     yAxis(svg, box, max, format);
-    var scale = function (v) { return box.top + box.height * (1 - Math.max(0, v) / max); };
+    var scale = function (v) { return box.top + box.height * (1 - Math.min(max, Math.max(0, v)) / max); };
     var x = box.left + 10, modes = [];
     groups.forEach(function (g, index) {
       var start = x;
@@ -29,6 +31,7 @@
         if (modes.indexOf(b.mode) < 0) modes.push(b.mode);
         var r = node('rect', { 'class': 'bar', x: x, y: scale(b.value), width: 26, height: box.top + box.height - scale(b.value), fill: color(b.mode) }, svg);
         node('title', {}, r, g.key + ' ' + b.mode + ': ' + format(b.value) + (b.low !== undefined ? ' [' + format(b.low) + ', ' + format(b.high) + ']' : ''));
+        if (b.value > max) node('text', { 'class': 'beyond-axis', x: x + 13, y: box.top + 10, 'text-anchor': 'middle' }, svg, format(b.value));
         if (b.low !== undefined && b.low !== null) {
           node('line', { 'class': 'whisker', x1: x + 13, x2: x + 13, y1: scale(b.low), y2: scale(b.high), stroke: '#1f2328' }, svg);
           [b.low, b.high].forEach(function (v) { node('line', { x1: x + 8, x2: x + 18, y1: scale(v), y2: scale(v), stroke: '#1f2328' }, svg); });
@@ -45,7 +48,7 @@
 
   // Lines over steps; a null (non-finite) value breaks the line. A series is drawn at its own x
   // (s.x, e.g. evaluation steps; by default 0, 1, 2, ...), dashed when s.dash, named s.label or its
-  // mode. Options: log2 y, markers (indexes into the first series), a band shaded from 0 up to
+  // mode. Options: log2 y, markers (indexes into series[0]), a band shaded from 0 up to
   // band.values at band.x, and the x axis's label.
   function lineChart(container, kind, title, series, format, options) {
     var f = figure(container, kind, title);
@@ -122,6 +125,28 @@
   }
 
   function section(id) { return document.getElementById(id); }
+
+  // At a glance: each mode's step time and peak memory against FP32's, a group per workload. A step
+  // time relative to FP32's is the speedup's reciprocal, its interval's ends swapped.
+  var ratio = function (v) { return v.toFixed(2) + 'x'; };
+  var relativeTime = function (c) {
+    if (c.mode === 'fp32') return { mode: c.mode, value: 1, low: 1, high: 1 };
+    var r = c.speedup_vs_fp32;
+    return r && r.value > 0 && r.ci_low > 0 ? { mode: c.mode, value: 1 / r.value, low: 1 / r.ci_high, high: 1 / r.ci_low } : null;
+  };
+  var relativeMemory = function (c) {
+    if (c.mode === 'fp32') return { mode: c.mode, value: 1 };
+    return c.memory_ratio_vs_fp32 ? { mode: c.mode, value: c.memory_ratio_vs_fp32.value } : null;
+  };
+  var glance = function (bar) {
+    return groupBy(ok, function (c) { return c.workload + (c.ranks > 1 ? ' ranks=' + c.ranks : ''); }).map(function (g) {
+      return { key: g.key, bars: g.cells.map(bar).filter(function (b) { return b; }) };
+    }).filter(function (g) { return g.bars.length; });
+  };
+  if (section('chart-glance')) {
+    barChart(section('chart-glance'), 'glance-time', 'Step time relative to FP32 (95% CI; lower is faster)', glance(relativeTime), ratio, 1, 3);
+    barChart(section('chart-glance'), 'glance-memory', 'Peak memory relative to FP32 (lower is smaller)', glance(relativeMemory), ratio, 1, 3);
+  }
 
   groupBy(ok, place).forEach(function (g) {
     // Over rounds when the cell has them (the interval a rerun falls in), else over steps.

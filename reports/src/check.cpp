@@ -209,10 +209,10 @@ void require_judging_options(const CheckOptions& options) {
 }  // namespace
 
 // One run's rounds are judged against its own usual probe, so a run spent wholly in the host's
-// slower state is invisible to it. Over 41-run series on this project's VM a cell's step moved with
-// 0.05 to 2.4 times the probe's move, and in a run spent in the slower state the probe took
-// 1.33-1.50x its usual time while the steps took 1.0-1.6x theirs (docs/performance.md, "How far
-// the probe follows each cell").
+// slower state is invisible to it. Over 41-run series on a shared 2-core CPU a cell's step moved
+// with 0.05 to 2.4 times the probe's move, and in a run spent in the slower state the probe took
+// 1.33-1.50x its usual time while the steps took 1.0-1.6x theirs (docs/performance.md, "How far the
+// probe follows each cell").
 bool probe_moved_between_host_states(double probe_ratio) {
   return probe_ratio > kSlowMachineFactor || probe_ratio < 1.0 / kSlowMachineFactor;
 }

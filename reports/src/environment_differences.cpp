@@ -72,7 +72,7 @@ std::vector<EnvironmentDifference> environment_differences(const std::vector<con
   // Each cell's precision settings, in the order cells first appear; a failed cell may not have
   // recorded its settings, so it counts as absent.
   // And how many steps each of its blocks left untimed: the first step after a switch was measured
-  // dearer on a GPU (session 24), so a run that timed it carries that cost and another does not.
+  // dearer on an H200, so a run that timed it carries that cost and another does not.
   std::vector<CellKey> keys;
   std::map<CellKey, std::vector<std::string>> precision;
   std::map<CellKey, std::vector<std::string>> untimed;

@@ -1,5 +1,6 @@
 #include "ampbench/reports/html.h"
 
+#include <algorithm>
 #include <cstdint>
 
 #include <nlohmann/json.hpp>
@@ -9,23 +10,47 @@
 #include "breakdown_rows.h"
 #include "data_parallel_rows.h"
 #include "format.h"
+#include "headline_rows.h"
 #include "html_assets.h"
 #include "html_page.h"
 #include "layer_rows.h"
 #include "numerics_notes.h"
 #include "summary_rows.h"
+#include "text_table.h"
 
 namespace ampbench::reports {
 namespace {
 
+// The divergence sentence may wrap before its parenthesis, never inside it, so that the summary
+// fits a 1280-pixel window; every other figure stays on one line.
+std::string wrapping_cell(const std::string& text) {
+  std::vector<std::string> words;
+  for (const auto& word : detail::unbreakable_words(text)) {
+    std::string escaped = detail::html_escaped(word);
+    for (auto at = escaped.find(' '); at != std::string::npos; at = escaped.find(' ', at))
+      escaped.replace(at, 1, "&nbsp;");
+    words.push_back(std::move(escaped));
+  }
+  return "<td class=\"wraps\">" + detail::joined(words, " ") + "</td>";
+}
+
+std::string summary_row_cells(const std::vector<std::string>& cells, std::size_t wrapping_column) {
+  std::string out;
+  for (std::size_t i = 0; i < cells.size(); ++i)
+    out += i == wrapping_column ? wrapping_cell(cells[i]) : detail::html_cells({cells[i]}, "td");
+  return out;
+}
+
 std::string summary_table(const Report& report) {
   const bool with_ranks = detail::with_ranks_column(report);
   const auto header = detail::summary_header(with_ranks);
+  const auto divergence_column =
+      static_cast<std::size_t>(std::find(header.begin(), header.end(), detail::kDivergenceColumn) - header.begin());
   std::string out = "<div class=\"table-wrap\"><table class=\"summary\"><thead><tr>" +
                     detail::html_cells(header, "th") + "</tr></thead><tbody>\n";
   for (const auto& cell : report.cells) {
     const auto row = detail::summary_row(cell, with_ranks);
-    out += "<tr>" + detail::html_cells(row.cells, "td");
+    out += "<tr>" + summary_row_cells(row.cells, divergence_column);
     if (row.failed) {
       out += "<td class=\"error\" colspan=\"" + std::to_string(header.size() - row.cells.size()) +
              "\">failed: " + detail::html_escaped(row.error) + "</td>";
@@ -33,6 +58,19 @@ std::string summary_table(const Report& report) {
     out += "</tr>\n";
   }
   return out + "</tbody></table></div>\n";
+}
+
+// The answer first: a line per workload, then the step time and peak memory of each mode against
+// FP32's side by side (report.js draws the two grouped bar charts into #chart-glance).
+std::string at_a_glance(const Report& report) {
+  std::string items;
+  for (const auto& headline : detail::workload_headlines(report)) {
+    items += "<li><strong>" + detail::html_escaped(headline.workload) +
+             "</strong>: " + detail::html_escaped(detail::headline_text(headline)) + "</li>\n";
+  }
+  if (items.empty()) return "";
+  return "<h2>At a glance</h2>\n<ul class=\"headline\">\n" + items +
+         "</ul>\n<div class=\"charts\" id=\"chart-glance\"></div>\n";
 }
 
 std::string data_parallel_section(const Report& report) {
@@ -151,8 +189,8 @@ constexpr const char* kHowToRead =
 
 std::string render_html(const Report& report) {
   std::string page = detail::html_page_head("ampbench report") + "<p class=\"machine\">" +
-                     detail::html_escaped(detail::machine_line(report)) + "</p>\n" +
-                     peaks_paragraph(report.environment) + detail::html_render_status() + "<h2>Summary</h2>\n" +
+                     detail::html_escaped(detail::machine_line(report)) + "</p>\n" + detail::html_render_status() +
+                     at_a_glance(report) + peaks_paragraph(report.environment) + "<h2>Summary</h2>\n" +
                      summary_table(report);
   for (const auto& note :
        {detail::failed_cells_note(report), detail::reruns_note(report), detail::allocator_note(report.environment),

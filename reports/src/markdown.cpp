@@ -1,10 +1,13 @@
 #include "ampbench/reports/markdown.h"
 
+#include <algorithm>
+
 #include "ampbench/reports/explain.h"
 #include "ampbench/reports/stats.h"
 #include "breakdown_rows.h"
 #include "data_parallel_rows.h"
 #include "format.h"
+#include "headline_rows.h"
 #include "layer_rows.h"
 #include "markdown_table.h"
 #include "numerics_notes.h"
@@ -23,6 +26,39 @@ std::string gemm_peaks(const Environment& environment) {
   if (lines.empty()) return "";
   return "GEMM peak on this machine (at::mm, measured by this run; not the datasheet figure):\n\n" +
          detail::markdown_list(lines) + "\n";
+}
+
+// A bar of eighth blocks, ten to 1.0x, cut at kBarCap with an arrow: a relative step time of 80x
+// must not push the others off the page.
+std::string relative_bar(double relative) {
+  constexpr double kBarCap = 3.0;
+  static const char* const kEighths[] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
+  const auto eighths = static_cast<long>(std::min(relative, kBarCap) * 80.0 + 0.5);
+  std::string bar;
+  for (long i = 0; i < eighths / 8; ++i) bar += "█";
+  return bar + kEighths[eighths % 8] + (relative > kBarCap ? "▶" : "") + " " + detail::format_ratio(relative);
+}
+
+// The answer first: a line per workload, then each mode's step time and memory against FP32 as
+// bars, the grouped bar chart of the AMP tutorials in text.
+std::string at_a_glance(const Report& report) {
+  std::string lines;
+  for (const auto& headline : detail::workload_headlines(report))
+    lines += "- **" + detail::markdown_cell(headline.workload) +
+             "**: " + detail::markdown_cell(detail::headline_text(headline)) + "\n";
+  if (lines.empty()) return "";
+  detail::MarkdownTable table({"workload", "mode", "step time vs fp32 (95% CI)", "peak memory vs fp32"});
+  for (const auto& row : detail::glance_rows(report)) {
+    const auto& time = row.relative_time;
+    table.add_row({row.workload, row.mode,
+                   time ? relative_bar(time->value) + " [" + detail::format_fixed(time->ci_low, 2) + ", " +
+                              detail::format_fixed(time->ci_high, 2) + "]"
+                        : "-",
+                   row.relative_memory ? relative_bar(*row.relative_memory) : "-"});
+  }
+  return "**At a glance**: each mode against FP32, fastest first (speedup with its 95% interval: \"faster\" or "
+         "\"slower\" only where it leaves out 1)\n\n" +
+         lines + "\n" + table.render() + "\n";
 }
 
 std::string summary_table(const Report& report) {
@@ -172,7 +208,7 @@ constexpr const char* kHowToRead =
 
 std::string render_markdown(const Report& report) {
   std::string out = "## ampbench report\n\n" + detail::markdown_cell(detail::machine_line(report)) + "\n\n" +
-                    gemm_peaks(report.environment) + summary_table(report);
+                    at_a_glance(report) + gemm_peaks(report.environment) + summary_table(report);
   if (const auto note = detail::failed_cells_note(report); !note.empty()) out += "\n" + note + "\n";
   if (const auto note = detail::reruns_note(report); !note.empty()) out += "\n" + note + "\n";
   if (const auto note = detail::allocator_note(report.environment); !note.empty()) out += "\n" + note + "\n";

@@ -68,7 +68,7 @@ double timed_step_seconds(const CellResult& cell) {
 std::vector<std::string> summary_header(bool with_ranks) {
   auto header = cell_name_header(with_ranks);
   header.insert(header.end(), {"step time (95% CI)", "speedup vs fp32", "% of peak", "peak memory", "memory vs fp32",
-                               "loss divergence", "skipped steps", "faults/step"});
+                               kDivergenceColumn, "skipped steps", "faults/step"});
   return header;
 }
 

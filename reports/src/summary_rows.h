@@ -28,6 +28,9 @@ struct SummaryRow {
 // The step time the table shows for the cell: over rounds when it has them, else the steps' median.
 [[nodiscard]] double timed_step_seconds(const CellResult& cell);
 
+// The divergence column's header: the one column whose long sentences the HTML table wraps.
+inline constexpr const char* kDivergenceColumn = "loss divergence";
+
 // The cell's name columns, then step time (95% CI), speedup vs fp32, % of peak, peak memory,
 // memory vs fp32, divergence vs fp32, skipped steps, page faults per step.
 [[nodiscard]] std::vector<std::string> summary_header(bool with_ranks);

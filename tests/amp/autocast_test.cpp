@@ -377,7 +377,7 @@ TEST(ModuleOps, ReachTheTableOrHaveNoNativeRule) {
                        }),
                 ::testing::Contains("cross_entropy_loss"));
   }
-  // An op that reached the key is either ours or one LibTorch has no CPU autocast rule for.
+  // An op that reached the key is either ampbench's or one LibTorch has no CPU autocast rule for.
   ampbench::amp::release_autocast_kernels();
   const auto native = registered_ops(c10::DispatchKey::AutocastCPU);
   for (const auto& op : ops) {

@@ -7,7 +7,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import conv_passes  # noqa: E402
 
-# Lines in the form oneDNN printed them on a Xeon with avx512_fp16 (session 33), fields shortened:
+# Lines in the form oneDNN printed them on a Xeon with avx512_fp16, fields shortened:
 # an info line first, a reorder before a convolution, and a second convolution after the first.
 VERBOSE = """onednn_verbose,v1,info,cpu,isa:Intel AVX-512 with float16, Intel DL Boost and bfloat16 support
 PASS 3->32 at 32x32|float16|forward

@@ -1,5 +1,5 @@
 """bench/history_benchmark.py's store of 10,000 runs: its scattered copies must be runs that
-`history import` takes, through the real binary (session 43's stricter import refused them, and
+`history import` takes, through the real binary (a stricter import once refused them, and
 nothing but the benchmark's cost figures noticed).
 
 Usage: history_benchmark_test.py AMPBENCH (the built binary)."""

@@ -29,9 +29,9 @@ TEST(ExplainCommand, OnTheDefaultSuitesCells) {
   // Every cell's categories and what they leave out add up to its profiled step. On a CPU, where
   // the host's ops are the step, the categories cover most of it: 96-100% by cell on a quiet host,
   // while the host's preemptions between ops are unattributed (the transformer's BF16 89.97% with
-  // two busy loops beside the test, session 29), so the bound is 75%. On a GPU they are the
+  // two busy loops beside the test), so the bound is 75%. On a GPU they are the
   // kernels' time, and the default preset's steps are the host issuing them: on an H200 the
-  // categories held 2-5% of each step and "unattributed" (the device idle) the rest (session 24).
+  // categories held 2-5% of each step and "unattributed" (the device idle) the rest.
   for (const auto& cell : report.cells) {
     ASSERT_TRUE(cell.breakdown.has_value()) << cell.workload << "/" << cell.mode;
     double categorised = 0.0;

@@ -11,7 +11,7 @@ rm -rf "$out"
 
 # run_example NAME LOG ARGS...: the example's run; a failure prints its log, and a crash also its
 # stack under a debugger when one is installed (the GPU kit's H200 has cuda-gdb, not gdb): on an
-# H200 the examples' runs on the GPU died of SIGSEGV with nothing in their logs (session 24).
+# H200 the examples' runs on the GPU died of SIGSEGV with nothing in their logs.
 run_example() {
   local example=$1 log=$2 code=0
   shift 2

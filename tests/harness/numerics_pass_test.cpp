@@ -152,8 +152,8 @@ TEST(NumericsPass, Fp16WithoutScalingDivergesWhereGradientsUnderflowAndTheScaled
   }
   ampbench::reports::relate_to_fp32(report);
   const auto table = ampbench::reports::render_table(report);
-  EXPECT_NE(table.find("diverged ("), std::string::npos) << table;
-  EXPECT_NE(table.find("within the noise floor ("), std::string::npos) << table;
+  EXPECT_NE(table.find("diverged"), std::string::npos) << table;  // the figures may wrap onto a line of their own
+  EXPECT_NE(table.find("within the noise floor"), std::string::npos) << table;
   EXPECT_EQ(report.cells[3].divergence->verdict, ampbench::reports::DivergenceVerdict::kDiverged);
 }
 

@@ -193,8 +193,8 @@ TEST(WorkloadRunner, ModesAreTimedInTheSameRoundsAndPairedByRound) {
 }
 
 // Another mode's tensors are live while a mode runs; its own peak must not see them, and must not
-// depend on how many steps it ran (PLATFORM.md: a kept 0-dim loss held its whole buffer, so the
-// transformer's peak grew ~125 KiB a step).
+// depend on how many steps it ran (docs/performance.md: a kept 0-dim loss held its whole buffer, so
+// the transformer's peak grew ~125 KiB a step).
 TEST(WorkloadRunner, PeakMemoryIsTheModesOwnAndDoesNotGrowWithSteps) {
   const auto peak = [](std::vector<std::string> modes, std::int64_t steps) {
     auto task = tiny_task("transformer", std::move(modes));

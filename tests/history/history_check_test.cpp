@@ -103,8 +103,8 @@ TEST_F(HistoryCheck, ARawTimeThatMovedTheOtherWayDoesNotConfirm) {
   }
 }
 
-// A run spent wholly in the host's slower state: every probe 1.4x its time in the history (a run
-// on this project's VM did that, 1.33-1.50x). SimpleCNN's steps 1.9x read +36% per probe, +90% raw;
+// A run spent wholly in the host's slower state: every probe 1.4x its time in the history (a run on
+// a shared 2-core CPU did that, 1.33-1.50x). SimpleCNN's steps 1.9x read +36% per probe, +90% raw;
 // SimpleNet's 1.4x read nothing per probe and +40% raw. Neither is judged: inconclusive, and it
 // passes. Under the factor (the probe 1.25x) the same +15% per probe still needs a rerun.
 TEST_F(HistoryCheck, ARunInAnotherStateOfTheHostIsInconclusive) {
@@ -144,7 +144,7 @@ TEST_F(HistoryCheck, RunsInAnotherStateOfTheHostAreLeftOutOfTheHistory) {
 }
 
 // A host whose probe wanders by +-15% between runs, and steps that follow it with slope 0.6 (as
-// SimpleCNN's did on this project's host). A run on a faster state (probe 0.88x) with the code 8%
+// SimpleCNN's did on a shared 2-core CPU). A run on a faster state (probe 0.88x) with the code 8%
 // slower reads +13.5% per probe and +0.3% raw: the per-probe figure over-corrects and the raw time
 // does not confirm it. Judged at its own probe with the cell's fitted slope it reads +8% and needs
 // a rerun; the unchanged cell reads nothing (per probe +5%, raw -7%). A probe outside the range

@@ -161,7 +161,7 @@ TEST_P(HistoryStoreOn, IdenticalRunsHaveNoChangePoint) {
 }
 
 // A run the host spent wholly in its slower state: the probe 1.45x, simple_cnn's steps 1.9x (they
-// follow the probe more than in full, as the transformer's did on this project's VM).
+// follow the probe more than in full, as the transformer's did on a shared 2-core CPU).
 ampbench::reports::Report slow_host_run(int run, double slowdown = 1.0) {
   return history_run(run, slowdown * 1.9 / 1.45, "simple_cnn", 1.45);
 }

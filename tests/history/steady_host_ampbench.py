@@ -3,7 +3,7 @@
 machine-probe times scaled by one factor so that the probe's level in the run (its raw step time
 over its step time per probe, as `history` derives both) is the history's. The history is one
 run's report slowed or sped up 100x; the step's own run comes a minute later, and on a loaded host
-(CI, session 24) its probe level was 1.43x the history's: "another state of the host", rightly
+(in CI) its probe level was 1.43x the history's: "another state of the host", rightly
 inconclusive (exit 125), so the test would measure the host instead of the script. One factor for
 every round keeps which rounds the slow-machine rule leaves out, so every figure derived from them
 stays what the run measured.

@@ -92,7 +92,7 @@ TEST(Explain, EachFindingFiresOnItsEvidence) {
   EXPECT_NEAR(evidence(casts, "float32_ops_share"), 0.12, 1e-12);
 }
 
-// SimpleCNN on a Xeon with avx512_fp16 (performance.md, session 33): float16's weight-gradient
+// SimpleCNN on a Xeon with avx512_fp16 (docs/performance.md): float16's weight-gradient
 // convolution takes 1.3 s of a 1.37 s step against 9 ms in FP32's. The op is named, with its growth;
 // not where it is under half the step, grew less than 2x, or FP32's breakdown lacks it.
 TEST(Explain, AnOpThatTakesMostOfTheStepAndGrewFromFp32IsNamed) {
@@ -178,7 +178,7 @@ TEST(Explain, AGemmWithinItsIntervalOfFloat32IsNeitherFasterNorSlower) {
                            [](const Finding& finding) { return finding.id == "gemm-like-float32"; }));
 }
 
-// A Xeon's figures (PLATFORM.md): avx512_fp16 and amx_bf16, float16 GEMM 0.92x float32. The
+// A Xeon's figures (docs/performance.md): avx512_fp16 and amx_bf16, float16 GEMM 0.92x float32. The
 // instructions are there and the GEMM does not gain from them; no "no fast GEMM ... it has".
 TEST(Explain, InstructionsThatTheGemmDoesNotGainFromAreNamedAsSuch) {
   auto report = cpu_report();

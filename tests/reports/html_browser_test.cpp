@@ -28,10 +28,11 @@ std::vector<std::string> chromium(const ScratchDir& dir) {
           "--virtual-time-budget=10000"};
 }
 
-// The page's DOM after its scripts ran.
-std::string rendered_dom(const ScratchDir& dir, const std::string& html) {
+// The page's DOM after its scripts ran, in a window of the width given.
+std::string rendered_dom(const ScratchDir& dir, const std::string& html, int window_width = 1280) {
   std::ofstream(dir / "report.html") << html;
   auto argv = chromium(dir);
+  argv.push_back("--window-size=" + std::to_string(window_width) + ",900");
   argv.push_back("--dump-dom");
   argv.push_back("file://" + (dir / "report.html").string());
   const auto result = run_process(argv);
@@ -66,10 +67,13 @@ TEST_F(HtmlInBrowser, ScriptFinishesAndDrawsEveryChart) {
   EXPECT_EQ(count(dom, "data-chart=\"loss\""), 0);  // the timed steps' losses only without a pass
   EXPECT_EQ(count(dom, "data-chart=\"scale\""), 1);
   EXPECT_EQ(count(dom, "data-chart=\"tensor-cores-unavailable\""), 1);
-  EXPECT_EQ(count(dom, "class=\"whisker\""), 5 + 3);   // step-time bars + speedup bars
-  EXPECT_EQ(count(dom, "class=\"skipped-step\""), 2);  // steps 3 and 4
-  EXPECT_EQ(count(dom, "class=\"reference\""), 1);     // speedup 1.0x line
-  EXPECT_EQ(count(dom, "<path class=\"band\""), 2);    // the noise floor, one per workload
+  EXPECT_EQ(count(dom, "data-chart=\"glance-time\""), 1);  // at a glance: every workload's modes
+  EXPECT_EQ(count(dom, "data-chart=\"glance-memory\""), 1);
+  EXPECT_EQ(count(dom, "class=\"whisker\""), 5 + 3 + 5);  // step-time bars, speedup bars, relative step times
+  EXPECT_EQ(count(dom, "class=\"skipped-step\""), 2);     // steps 3 and 4
+  EXPECT_EQ(count(dom, "class=\"reference\""), 1 + 2);    // the 1.0x lines: speedup, relative time and memory
+  EXPECT_EQ(count(dom, "class=\"beyond-axis\""), 2);      // simple_net fp16 and simple_cnn bf16 above 3x FP32's time
+  EXPECT_EQ(count(dom, "<path class=\"band\""), 2);       // the noise floor, one per workload
   // Divergence: simple_net fp16 and bf16, simple_cnn bf16, and each workload's 3x-floor line;
   // training and eval loss: every mode that ran plus the floor run (4 + 3 each); the scale.
   EXPECT_EQ(count(dom, "<path class=\"series\""), (3 + 2) + 2 * (4 + 3) + 1);
@@ -87,6 +91,22 @@ TEST_F(HtmlInBrowser, ScriptFinishesAndDrawsEveryChart) {
 // The divergence curve is |AMP - FP32| / FP32 at each evaluation: 0 at step 0 and 5% after it for
 // simple_net bf16, the highest curve, on an axis up to niceMax(5%) = 10% (5.000000000000001 of
 // 1% rounds up), over the 16 steps.
+// The page opens with the answer, and its summary fits a 1280-pixel window: neither the table's
+// wrapper nor the page scrolls sideways there. In a 900-pixel window the table scrolls.
+TEST_F(HtmlInBrowser, TheAnswerComesFirstAndTheSummaryFitsA1280PixelWindow) {
+  std::string html = ampbench::reports::render_html(ampbench::testing::make_sample_report());
+  html.insert(html.rfind("</body>"),
+              "<script>addEventListener('load', function () { var w = document.querySelector('table.summary')"
+              ".parentNode, page = document.documentElement; document.body.setAttribute('data-overflow', "
+              "String(w.scrollWidth - w.clientWidth) + ' ' + String(page.scrollWidth - page.clientWidth)); });"
+              "</script>");
+  const std::string dom = rendered_dom(dir_, html);
+  EXPECT_NE(dom.find("data-overflow=\"0 0\""), std::string::npos) << dom.substr(dom.find("<body"), 300);
+  EXPECT_LT(dom.find("<ul class=\"headline\">"), dom.find("<table class=\"summary\">"));
+  EXPECT_LT(dom.find("data-chart=\"glance-time\""), dom.find("<table class=\"summary\">"));
+  EXPECT_EQ(rendered_dom(dir_, html, 900).find("data-overflow=\"0 0\""), std::string::npos);
+}
+
 TEST_F(HtmlInBrowser, DivergenceCurveIsTheRelativeDifference) {
   const std::string dom = rendered_dom(dir_, ampbench::reports::render_html(ampbench::testing::make_sample_report()));
   const auto chart = dom.find("data-chart=\"divergence\"");

@@ -17,6 +17,32 @@ using ampbench::testing::make_sample_report;
 
 TEST(RenderMarkdown, MatchesGolden) { expect_matches_golden(render_markdown(make_sample_report()), "report.md"); }
 
+// The answer first: a line per workload, fastest mode first, before the summary table; "faster" or
+// "slower" only where the interval leaves 1 out.
+TEST(RenderMarkdown, OpensWithTheAnswerPerWorkload) {
+  Report report = make_sample_report();
+  const std::string markdown = render_markdown(report);
+  const auto glance = markdown.find("**At a glance**");
+  ASSERT_NE(glance, std::string::npos) << markdown;
+  EXPECT_LT(glance, markdown.find("| workload | mode | device |"));
+  EXPECT_NE(markdown.find("- **simple_net**: bf16 1.39x [1.37, 1.40] faster, 1.00x the memory, loss diverged; fp16 "
+                          "0.30x [0.30, 0.31] slower, 0.83x the memory, loss within the noise floor\n"),
+            std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("- **simple_cnn**: bf16 0.05x [0.05, 0.05] slower, 1.00x the memory, loss above the "
+                          "floor; fp16 failed\n"),
+            std::string::npos)
+      << markdown;
+  report.cells[2].speedup_vs_fp32 = Ratio{1.02, 0.95, 1.10};
+  EXPECT_NE(render_markdown(report).find("bf16 1.02x [0.95, 1.10], no clear difference"), std::string::npos);
+  // A step time relative to FP32's, as a bar of ten blocks to 1.0x, cut at 3x: 1 / 0.05 = 20x.
+  EXPECT_NE(markdown.find("| simple_net | fp32 | ██████████ 1.00x [1.00, 1.00] | ██████████ 1.00x |"),
+            std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("| simple_cnn | bf16 | ██████████████████████████████▶ 20.00x"), std::string::npos)
+      << markdown;
+}
+
 TEST(RenderMarkdown, DataParallelMatchesGolden) {
   expect_matches_golden(render_markdown(ampbench::testing::make_data_parallel_report()), "report-ranks.md");
 }

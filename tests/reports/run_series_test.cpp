@@ -109,7 +109,7 @@ TEST(RunSeries, ListsWhatDiffersBetweenTheEnvironments) {
   EXPECT_NE(render_series_table(same).find("The runs' environments match"), std::string::npos);
 }
 
-// A cell timed with two untimed steps after each switch (a GPU's since session 24) against one.
+// A cell timed with two untimed steps after each switch (as a GPU's blocks have) against one.
 TEST(RunSeries, ListsCellsTimedWithAnotherNumberOfUntimedSteps) {
   Report before = make_sample_report();
   before.cells[1].rounds.emplace();  // one untimed step per block

@@ -1,7 +1,8 @@
 // Linked into every test binary: a test process that dies of a fatal signal prints its stack to
 // stderr first. The GPU kit's run on an H200 saw ranks_test die of SIGSEGV with nothing in its log
-// after "[ RUN ]", and a lease is too short to rerun it under a debugger; the stack in the log is
-// what the next run brings back. Left out under AddressSanitizer, whose own report is better.
+// after "[ RUN ]", and a short booking of a GPU leaves no time to rerun it under a debugger; the
+// stack in the log is what the next run brings back. Left out under AddressSanitizer, whose own
+// report is better.
 #include <execinfo.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -29,7 +30,7 @@ void write_hex(std::uintptr_t value) {
 }
 
 // Where the fault happened, apart from the stack: the H200's ranks_test stack stopped at the signal
-// frame (session 24), which is what the unwinder does when the faulting instruction has no unwind
+// frame, which is what the unwinder does when the faulting instruction has no unwind
 // information, a call through a null or stale function pointer above all. Then the word at the
 // stack pointer is the return address of that call: its caller.
 void print_fault_site([[maybe_unused]] const siginfo_t* info, [[maybe_unused]] const void* context) {

@@ -139,7 +139,7 @@ RankGroups::RankGroups(const RunPlan& plan) : plan_(plan) {
     options.isServer = plan.torchrun->rank == 0 && !plan.torchrun->agent_store;
     where = "MASTER_ADDR=" + host_ + " MASTER_PORT=" + std::to_string(options.port);
   }
-  const QuietC10dLog quiet;  // the outcome is ours to say, in one line
+  const QuietC10dLog quiet;  // ampbench states the outcome itself, in one line
   try {
     auto store = c10::make_intrusive<c10d::TCPStore>(host_, options);
     port_ = store->getPort();

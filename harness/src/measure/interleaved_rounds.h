@@ -4,8 +4,7 @@
 // each round pairs the modes in time. A block's first step is not timed: the one after a switch
 // pays for the previous mode's caches and freed memory, which a mode trained alone never does
 // (docs/performance.md, "Valid numbers"). After each round the intervals over rounds are updated,
-// and the phase stops once they are all within the target precision (or at a cap). See DESIGN.md,
-// "Measurement rules".
+// and the phase stops once they are all within the target precision (or at a cap).
 #pragma once
 
 #include <c10/core/Device.h>
@@ -73,7 +72,7 @@ struct RoundRules {
 };
 
 // Untimed steps at the start of each mode's block, after another mode's (or the probe's) block ran:
-// one on a CPU, two on a GPU. On an H200 (session 24, bench/partners.py, transformer, 2 s cap) the
+// one on a CPU, two on a GPU. On an H200 (bench/partners.py, transformer, 2 s cap) the
 // first timed step after one untimed step still took 1.11x the next in FP16 (4.30 against 3.87 ms;
 // 1.16x when FP32 was the partner, which left one timed step per round: every FP16 sample was
 // that step), while the one after it agreed with FP16 alone within 0.2% (3.865 against 3.873 ms).

@@ -24,7 +24,7 @@ class CountingCpuAllocator final : public c10::Allocator {
 
   c10::DataPtr allocate(size_t bytes) override {
     // Zero bytes: LibTorch's allocator hands out nullptr with nothing to free (and raw_deallocate
-    // passes that nullptr to our deleter, which ignores it).
+    // passes that nullptr to this deleter, which ignores it).
     if (bytes == 0) return inner_->allocate(0);
     c10::DataPtr inner = inner_->allocate(bytes + kHeaderBytes);
     auto* start = static_cast<char*>(inner.get());
@@ -40,7 +40,7 @@ class CountingCpuAllocator final : public c10::Allocator {
   void copy_data(void* dest, const void* src, std::size_t count) const override { default_copy_data(dest, src, count); }
 
   // oneDNN allocates through raw_allocate()/raw_deallocate(), which need a deleter that takes the
-  // data pointer alone: ours does, since the header sits at a fixed offset before it.
+  // data pointer alone: this one does, since the header sits at a fixed offset before it.
   c10::DeleterFnPtr raw_deleter() const override { return &release; }
 
   void reset_peak() { peak_.store(live_.load()); }
@@ -81,7 +81,7 @@ CountingCpuAllocator& counting_allocator() {
   // Never destroyed: tensors freed during static destruction still call back into it.
   static auto* allocator = [] {
     auto* counting = new CountingCpuAllocator(c10::GetDefaultCPUAllocator());
-    // Priority above the default allocator's registration, so ours stays in place.
+    // Priority above the default allocator's registration, so the counting one stays in place.
     c10::SetCPUAllocator(counting, /*priority=*/100);
     return counting;
   }();

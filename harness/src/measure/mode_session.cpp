@@ -53,7 +53,7 @@ ModeSession::ModeSession(const WorkloadTask& task, const Mode& mode, c10::Device
       settings_(apply_precision(mode)),
       cell_range_name_("cell " + task.workload + "/" + mode.name + "/" + device.str()) {
   // Keeping each step's loss as a tensor would keep its storage alive: a 0-dim mean loss can be a
-  // view of the whole element-wise buffer (PLATFORM.md), which made memory grow with the steps.
+  // view of the whole element-wise buffer (docs/performance.md): memory grew with the steps.
   loss_buffer_ = torch::empty({step_capacity}, torch::TensorOptions().dtype(torch::kFloat).device(device));
   ledger_.begin(memory);
   const auto& config = task.config;

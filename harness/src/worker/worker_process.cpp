@@ -92,7 +92,7 @@ void write_all(int fd, const std::string& text) {
   if (error != 0) throw std::runtime_error(std::string("cannot write to the worker: ") + strerror(error));
 }
 
-// Splits the child's stderr into lines: progress to the callback, the rest to our stderr.
+// Splits the child's stderr into lines: progress to the callback, the rest to the parent's stderr.
 class StderrPump {
  public:
   explicit StderrPump(const std::function<void(const nlohmann::json&)>& on_progress) : on_progress_(on_progress) {}
@@ -185,7 +185,7 @@ class GroupDeadline {
   [[nodiscard]] double seconds_left() const { return Seconds(deadline_ - Clock::now()).count(); }
   [[nodiscard]] const std::string& reason() const { return reason_; }
 
-  // One of the group's workers ended; `crashed`: without a result, and not killed by us.
+  // One of the group's workers ended; `crashed`: without a result, and not killed by the group.
   void worker_ended(bool crashed, std::vector<Running>& workers) {
     if (crashed) {
       for (auto& other : workers) kill_worker(other, "stopped: another rank of its group ended without a result");

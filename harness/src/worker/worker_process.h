@@ -17,7 +17,7 @@ namespace ampbench::harness::detail {
 struct WorkerOutcome {
   std::optional<nlohmann::json> result;  // what the worker wrote on fd 3, when it exited cleanly
   std::string failure;                   // otherwise: how it ended ("killed by signal 6 (Aborted)")
-  bool crashed = false;                  // ended by a signal of its own (not our watchdog's kill)
+  bool crashed = false;                  // ended by a signal of its own (not the watchdog's kill)
 };
 
 // The key of every task object that names the allocator policy the worker runs under: the parent

@@ -1,5 +1,5 @@
 // The op policy of ampbench's autocast: which precision each ATen op runs in inside an Autocast
-// scope, per device type. The default tables (op_policy_table.cpp) are ours and reproduce
+// scope, per device type. The default tables (op_policy_table.cpp) are ampbench's and reproduce
 // LibTorch 2.15's native autocast policy for the ops they list; users may override any op.
 #pragma once
 

@@ -55,8 +55,8 @@ enum class HistoryVerdict { kUnchanged, kImproved, kInconclusive, kRegressed, kN
 // history predicts for the run (its t distribution): the change beyond which the run is flagged
 // (p < alpha and beyond max_slowdown; in the per-probe test the raw time must also move beyond
 // max_slowdown, which a change of the code with the probe unchanged does), and the change a run is
-// flagged for 9 times in 10. A CI job reads in them what its runner can catch: on this project's
-// shared 2-core host, +11% to +22% by cell against 20 runs.
+// flagged for 9 times in 10. A CI job reads in them what its runner can catch: on a shared
+// 2-core CPU, +11% to +22% by cell against 20 runs.
 struct StepTimeResolution {
   double flags_beyond = 0.0;  // relative: 0.093 is +9.3%
   double caught_from = 0.0;   // 9 runs in 10 are flagged from this change on

@@ -4,7 +4,7 @@
 // run's own usual (its 10th percentile), so a run whose every round met the host's slower state
 // looks usual to itself. Across runs it shows: its probe (the raw step time over the per-probe
 // one) took beyond reports::kSlowMachineFactor of the runs' median probe. Its steps then follow
-// the probe by cell, in part or more than in full (docs/performance.md, "A fourth series"), so
+// the probe by cell, in part or more than in full (docs/performance.md, "Performance history"), so
 // neither step-time figure of it says anything about the code: the history gate judges against the
 // runs without it, and the change-point search looks for changes in the runs without it.
 #pragma once

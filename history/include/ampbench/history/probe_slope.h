@@ -1,7 +1,7 @@
 // How a cell's step time follows the machine probe, fitted over the cell's own history.
 //
 // The per-probe figure divides the whole probe out, as if every step moved as far as the probe;
-// across this project's runs they did not: over 30 identical runs on the 2-core EPYC a cell's log
+// across runs they did not: over 30 identical runs on a shared 2-core AMD EPYC a cell's log
 // step time moved 0.51-0.99 times as far as the log probe (SimpleCNN 0.58-0.72, the transformer's
 // FP16 0.51; docs/performance.md, "The gate judges with each cell's own slope"), so per probe a run
 // on a faster state of the host read slower, and the gate had to ask the raw time to confirm. Fitted

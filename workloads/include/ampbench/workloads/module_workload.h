@@ -1,6 +1,6 @@
 // A workload from the parts a LibTorch training loop already has: a torch::nn module (any module
 // holder), a function giving batch i, a loss and an optimizer factory. The common case of
-// "benchmark my model": examples/ has two, each one short file.
+// benchmarking a model of one's own: examples/ has two, each one short file.
 //
 // What ampbench needs from them: determinism (the same options give the same initial weights,
 // and batch(i) the same batch every call, for every mode: seed LibTorch from options.seed before
