@@ -1,7 +1,7 @@
-# One precompiled <torch/torch.h> shared by every LibTorch-using target (REUSE_FROM). Measured on
-# this 2-core machine (g++ 12, then with -O2 -g): a workload TU costs 48 s of CPU without it and
-# 22 s with it; building the PCH once costs 71 s and 0.9 GB of disk (0.74 GB with -g1). ccache
-# needs the pch sloppiness to cache TUs that include a PCH.
+# One precompiled <torch/torch.h> shared by every LibTorch-using target (REUSE_FROM): on a 2-core
+# AMD EPYC (g++ 12, -O2 -g) a workload TU costs 48 s of CPU without it and 22 s with it; building
+# the PCH once costs 71 s and 0.74 GB of disk with -g1. ccache needs the pch sloppiness to cache
+# TUs that include a PCH. With the unity build (CMakeLists.txt) a batch of TUs loads it once.
 option(AMPBENCH_PRECOMPILED_HEADERS "Precompile LibTorch's headers once for all targets" ON)
 
 if(AMPBENCH_PRECOMPILED_HEADERS)
