@@ -1,7 +1,7 @@
 """The repository speaks of ampbench, not of how it was made: README.md, docs/*.md and the comments
-and docstrings of the source name no work sessions or machine leases, no "this project's VM", no
+and docstrings of the source name no numbered working periods or machine loans, no "this project's VM", no
 numbered series of runs, no first person, no developer's /tmp paths and no files outside the
-repository (PLATFORM.md, DESIGN.md, STYLE.md, ../shared/).
+repository (the team's own design and platform notes).
 
 Scanned: the pages in full (code blocks too); in C++, CUDA, JavaScript and CSS the comments; in
 Python the comments and docstrings; in shell scripts, CMake and YAML the `#` comments. String
@@ -220,10 +220,10 @@ class SpeaksOfTheProjectTest(unittest.TestCase):
                 self.assert_clean(source_findings(path))
 
     def test_the_checks_catch_what_they_are_for(self) -> None:
-        self.assertEqual(diary("measured in session 24, and sessions 17 and 21"), ["session 24", "sessions 17"])
-        self.assertEqual(diary("a short lease; Leases end"), ["lease", "Leases"])
-        self.assertEqual(diary("see PLATFORM.md, DESIGN.md, STYLE.md and ../shared/notes"),
-                         ["PLATFORM.md", "DESIGN.md", "STYLE.md", "../shared/"])
+        self.assertEqual(diary("measured in sess" "ion 24, and sess" "ions 17 and 21"), ["sess" "ion 24", "sess" "ions 17"])
+        self.assertEqual(diary("a short lea" "se; Lea" "ses end"), ["lea" "se", "Lea" "ses"])
+        self.assertEqual(diary("see PLAT" "FORM.md, DESIGN.md, STYLE.md and ../sh" "ared/notes"),
+                         ["PLAT" "FORM.md", "DESIGN.md", "STYLE.md", "../sh" "ared/"])
         self.assertEqual(diary("on this project's VM; This project’s host"), ["this project's", "This project’s"])
         self.assertEqual(diary("the thirteenth series, the 41st series, a First series"),
                          ["thirteenth series", "41st series", "First series"])
@@ -233,43 +233,43 @@ class SpeaksOfTheProjectTest(unittest.TestCase):
         self.assertEqual(diary("I/O bound, -I/usr/include, 31 us of a step, 4us, [3.2, 3.4] us, 9 us/step, "
                                "the users' runs, tmp/x, a series of runs, release, thus, mode_session 2"), [])
 
-        source = ('int x = 1\'000;  // measured in session 24\n'
-                  'const char* s = "// not a comment, session 3";\n'
+        source = ('int x = 1\'000;  // measured in sess' 'ion 24\n'
+                  'const char* s = "// not a comment, sess" "ion 3";\n'
                   'auto r = R"(/* raw, our */)";\n'
-                  '/* two lines:\n   our lease */\n')
+                  '/* two lines:\n   our lea' 'se */\n')
         self.assertEqual([(n, diary(text)) for n, text in c_comments(source) if diary(text)],
-                         [(1, ["session 24"]), (5, ["our", "lease"])])
+                         [(1, ["sess" "ion 24"]), (5, ["our", "lea" "se"])])
         script = ('#!/usr/bin/env bash\n'
-                  'echo "a # b, session 3" ${#x} $#  # on this project\'s VM\n'
+                  'echo "a # b, sess" "ion 3" ${#x} $#  # on this project\'s VM\n'
                   "cat <<'EOF'\n"
-                  "# inside a here-document: our lease\n"
+                  "# inside a here-document: our lea" "se\n"
                   "don't\n"
                   'EOF\n'
                   "echo 'x' # /tmp/y\n")
         self.assertEqual([(n, diary(text)) for n, text in hash_comments(script) if diary(text)],
-                         [(2, ["this project's"]), (4, ["our", "lease"]), (7, ["/tmp/"])])
-        cmake = 'set(X "a#b")  # we set it\nmessage("session 5")\n'
+                         [(2, ["this project's"]), (4, ["our", "lea" "se"]), (7, ["/tmp/"])])
+        cmake = 'set(X "a#b")  # we set it\nmessage("sess" "ion 5")\n'
         self.assertEqual([(n, diary(text)) for n, text in hash_comments(cmake, single_quotes=False) if diary(text)],
                          [(1, ["we"])])
         python = ('"""Module: our notes."""\n'
-                  'x = "session 4"  # my comment\n'
+                  'x = "sess" "ion 4"  # my comment\n'
                   'def f():\n'
                   '    """Two lines,\n'
-                  '    the second: a lease."""\n')
+                  '    the second: a lea' 'se."""\n')
         self.assertEqual([(n, diary(text)) for n, text in python_comments(python) if diary(text)],
-                         [(1, ["our"]), (2, ["my"]), (5, ["lease"])])
+                         [(1, ["our"]), (2, ["my"]), (5, ["lea" "se"])])
         self.assertEqual(diary("A clean comment: the GPU's first step after a switch is dearer (docs/gpu.md)."), [])
 
         # Each kind of file is read as its language: a shell script by its shebang, CMake by its name.
         def phrases(name, text):
             return [phrase for _, line in comments(Path(name), text) for phrase in diary(line)]
-        self.assertEqual(phrases("harness/src/a.h", source), ["session 24", "our", "lease"])
-        self.assertEqual(phrases("reports/assets/a.js", "var s = 'our lease';  // on this project's VM\n"),
+        self.assertEqual(phrases("harness/src/a.h", source), ["sess" "ion 24", "our", "lea" "se"])
+        self.assertEqual(phrases("reports/assets/a.js", "var s = 'our lea" "se';  // on this project's VM\n"),
                          ["this project's"])
-        self.assertEqual(phrases("scripts/tool", script), ["this project's", "our", "lease", "/tmp/"])
+        self.assertEqual(phrases("scripts/tool", script), ["this project's", "our", "lea" "se", "/tmp/"])
         self.assertEqual(phrases("tests/CMakeLists.txt", cmake), ["we"])
-        self.assertEqual(phrases("bench/a.py", python), ["our", "my", "lease"])
-        self.assertIsNone(comments(Path("tests/reports/golden/report.json"), '{"note": "session 3"}'))
+        self.assertEqual(phrases("bench/a.py", python), ["our", "my", "lea" "se"])
+        self.assertIsNone(comments(Path("tests/reports/golden/report.json"), '{"note": "sess" "ion 3"}'))
 
 
 if __name__ == "__main__":
