@@ -56,7 +56,9 @@ if(WITHOUT_SQLITE STREQUAL "configures" AND NOT rc EQUAL 0)
 elseif(WITHOUT_SQLITE STREQUAL "is refused" AND (rc EQUAL 0 OR NOT err MATCHES "not found here: SQLite3[ \n]"))
   message(FATAL_ERROR "without SQLite3 the configure must fail naming it; it exited ${rc}:\n${out}\n${err}")
 endif()
-run("${CMAKE_COMMAND}" --build "${WORK_DIR}/build")
+# ccache keys the consumer's paths relative to the checkout, as it does the producer's, so that a
+# second clone compiles the consumer from the first one's cache.
+run("${CMAKE_COMMAND}" -E env "CCACHE_BASEDIR=${SOURCE_DIR}" "${CMAKE_COMMAND}" --build "${WORK_DIR}/build")
 if(RUN)
   separate_arguments(run_command UNIX_COMMAND "${RUN}")
   run(${run_command} "${WORK_DIR}/build")

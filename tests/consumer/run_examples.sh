@@ -30,7 +30,7 @@ run_example() {
 for example in mlp residual_cnn gru_classifier; do
   "$build/$example" list | grep -q "^  *$example " || { echo "$example: not listed" >&2; "$build/$example" list >&2; exit 1; }
   run_example "$example" "$out-$example.log" run --workloads "$example" --device cpu --preset seed --replicates 1 \
-    --steps 12 --time-cap 2 --numerics-steps 8 --out "$out/$example"
+    --steps 12 --time-cap 2 --numerics-steps 2 --out "$out/$example"
   "$python" "$source_dir/tests/reports/validate_schema.py" "$source_dir/reports/schema/report.schema.json" \
     "$out/$example/report.json"
 done
