@@ -22,6 +22,7 @@
 #include "ampbench/history/host_state.h"
 #include "ampbench/reports/counted.h"
 #include "ampbench/reports/history_page.h"
+#include "ampbench/reports/text_format.h"
 #include "commands.h"
 #include "exit_codes.h"
 #include "report_inputs.h"
@@ -74,13 +75,6 @@ std::string shell_word(const std::string& word) {
   return quoted + "'";
 }
 
-std::string percent(double fraction, bool signed_value = true) {
-  std::ostringstream text;
-  if (signed_value) text << std::showpos;
-  text << std::fixed << std::setprecision(1) << fraction * 100.0 << "%";
-  return text.str();
-}
-
 // show's statement of what each series' search can find: the step found 9 times in 10 once this
 // many runs have come after it (as many as the history benchmark's further runs).
 constexpr std::size_t kDetectableWithinRuns = 10;
@@ -99,8 +93,9 @@ std::string figure_value(history::Figure figure, double value) {
 
 std::string describe_change(history::Figure figure, const history::ChangePoint& change) {
   std::ostringstream text;
-  text << (history::change_scale(figure) == history::ChangeScale::kRelative ? percent(change.magnitude)
-                                                                            : figure_value(figure, change.magnitude))
+  text << (history::change_scale(figure) == history::ChangeScale::kRelative
+               ? reports::format_percent(change.magnitude, true)
+               : figure_value(figure, change.magnitude))
        << " (" << figure_value(figure, change.before) << " -> " << figure_value(figure, change.after) << ", p "
        << std::setprecision(2) << change.p_value << ")";
   return text.str();
@@ -128,8 +123,8 @@ std::vector<std::string> attributions(const history::HistoryStore& store, std::i
     if (const auto ratio = history::machines_change(entries, changes, i, per_probe, per_probe_changes)) {
       std::ostringstream p_value;
       p_value << std::setprecision(2) << ratio->p_value;
-      out[i] = "the machine's: the probe moved with it, the step time per probe only " + percent(ratio->magnitude) +
-               " (p " + p_value.str() + ") over the same runs";
+      out[i] = "the machine's: the probe moved with it, the step time per probe only " +
+               reports::format_percent(ratio->magnitude, true) + " (p " + p_value.str() + ") over the same runs";
     }
   }
   return out;
@@ -289,7 +284,7 @@ nlohmann::json show_json(const history::HistoryStore& store, const std::vector<h
         series["detectable_within_runs"] = kDetectableWithinRuns;
         series["detectable"] = !detectable ? ""
                                : history::change_scale(figure) == history::ChangeScale::kRelative
-                                   ? percent(*detectable, false)
+                                   ? reports::format_percent(*detectable, false)
                                    : figure_value(figure, *detectable);
         testbed["series"].push_back(std::move(series));
       }

@@ -16,17 +16,14 @@
 #include "ampbench/reports/check.h"
 #include "ampbench/reports/derived_figures.h"
 #include "ampbench/reports/stats.h"
+#include "ampbench/reports/text_format.h"
 
 namespace ampbench::history {
 namespace {
 
 constexpr double kDivergedRatio = 3.0;  // reports' kFloorMultiple: "diverged" above it
 
-std::string percent(double fraction) {
-  std::ostringstream text;
-  text << std::showpos << std::fixed << std::setprecision(1) << fraction * 100.0 << "%";
-  return text.str();
-}
+std::string percent(double fraction) { return reports::format_percent(fraction, true); }
 
 double log_variance(const FigureValue& value) { return own_variance(value, ChangeScale::kRelative); }
 
@@ -360,12 +357,6 @@ Judged judge_cell(const HistoryStore& store, const Scope& scope, const CellFigur
   return judged;
 }
 
-std::string join(const std::vector<std::string>& parts) {
-  std::string out;
-  for (const auto& part : parts) out += (out.empty() ? "" : "; ") + part;
-  return out;
-}
-
 // "fail", "needs confirmation" or "pass": the run's verdict, as its exit code says it (1, 4, 0).
 std::string overall_verdict(const HistoryCheckResult& result) {
   return result.regressed > 0 ? "fail" : result.needs_confirmation > 0 ? "needs confirmation" : "pass";
@@ -472,12 +463,12 @@ HistoryCheckResult check_against_history(const HistoryStore& store, const report
         judged.verdict = HistoryVerdict::kUnchanged;
         judged.reasons.push_back("not confirmed by the rerun");
       } else {
-        judged.reasons.push_back("confirmed by the rerun: " + join(again->second.reasons));
+        judged.reasons.push_back("confirmed by the rerun: " + reports::joined(again->second.reasons, "; "));
       }
     }
     result.regressed += judged.verdict == HistoryVerdict::kRegressed;
     result.needs_confirmation += judged.verdict == HistoryVerdict::kNeedsConfirmation;
-    result.cells.push_back({cell.cell, judged.verdict, join(judged.reasons), judged.history_runs,
+    result.cells.push_back({cell.cell, judged.verdict, reports::joined(judged.reasons, "; "), judged.history_runs,
                             judged.step_time_change, judged.resolution});
   }
   if (!options.cell.empty() && result.cells.empty()) {

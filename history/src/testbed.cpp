@@ -5,24 +5,26 @@
 #include <cstdint>
 #include <set>
 #include <type_traits>
+#include <vector>
 
+#include "ampbench/reports/text_format.h"
 #include "fnv1a.h"
 
 namespace ampbench::history {
 namespace {
 
+// A fact's values in their set order, comma-separated: "avx2,fma", "1,2".
 template <typename T>
 std::string joined(const std::set<T>& values) {
-  std::string text;
+  std::vector<std::string> parts;
   for (const auto& value : values) {
-    if (!text.empty()) text += ",";
     if constexpr (std::is_same_v<T, std::string>) {
-      text += value;
+      parts.push_back(value);
     } else {
-      text += std::to_string(value);
+      parts.push_back(std::to_string(value));
     }
   }
-  return text;
+  return reports::joined(parts, ",");
 }
 
 // "AMD EPYC 9R14 96-Core Processor" -> "AMD-EPYC-9R14-96-Core": a name part without spaces.

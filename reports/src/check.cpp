@@ -12,7 +12,6 @@ namespace ampbench::reports {
 namespace {
 
 using detail::format_p_value;
-using detail::format_percent;
 
 // The smallest two-sided p-value the exact U test can give for these sizes: 2 / C(n1 + n2, n1).
 double smallest_exact_p(std::int64_t n1, std::int64_t n2) {

@@ -6,9 +6,9 @@
 namespace ampbench::reports {
 
 std::string describe_check_options(const CheckOptions& options) {
-  std::string text = "max slowdown " + detail::format_percent(options.max_slowdown, false) + ", max memory growth " +
-                     detail::format_percent(options.max_memory_growth, false);
-  if (options.max_divergence) text += ", max divergence " + detail::format_percent(*options.max_divergence, false);
+  std::string text = "max slowdown " + format_percent(options.max_slowdown, false) + ", max memory growth " +
+                     format_percent(options.max_memory_growth, false);
+  if (options.max_divergence) text += ", max divergence " + format_percent(*options.max_divergence, false);
   return text + ", alpha " + detail::format_general(options.alpha) + (options.strict ? ", strict" : "");
 }
 
@@ -59,7 +59,7 @@ std::string render_check_markdown(const CheckResult& result, const CheckOptions&
     for (const auto& cell : result.cells) {
       if (cell.verdict != verdict) continue;
       table.add_row({cell.key.label(), verdict == Verdict::kRegressed ? "**regressed**" : to_string(verdict),
-                     detail::joined(cell.reasons, "; ")});
+                     joined(cell.reasons, "; ")});
     }
   }
   return std::string("### ampbench check: ") + (result.passed ? "PASS" : "FAIL") + "\n\n" + table.render() + "\n" +

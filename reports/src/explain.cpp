@@ -42,7 +42,7 @@ std::string cpu_gemm_support(const Environment& env, const std::string& dtype) {
   return std::string(native ? "it has " : "it has neither ") +
          (native ? (has_flag(env, matrix_flag) ? matrix_flag : vector_flag)
                  : std::string(vector_flag) + " nor " + matrix_flag) +
-         " (flags: " + detail::joined(env.cpu_flags, " ") + ")";
+         " (flags: " + joined(env.cpu_flags, " ") + ")";
 }
 
 // The native-GEMM flags for this dtype that the CPU has ("avx512_fp16", "avx512_fp16 and amx_fp16"),
@@ -54,7 +54,7 @@ std::string native_gemm_flags(const Environment& env, const std::string& dtype) 
   for (const char* flag : {half ? "avx512_fp16" : "avx512_bf16", half ? "amx_fp16" : "amx_bf16"}) {
     if (has_flag(env, flag)) present.emplace_back(flag);
   }
-  return detail::joined(present, " and ");
+  return joined(present, " and ");
 }
 
 // A CPU that has the instructions, and a GEMM slower than float32: the instructions are there and
@@ -68,7 +68,7 @@ std::string unused_instructions(const Environment& env, const std::string& nativ
       (has_matrix ? " might gain; that was not measured here."
                   : std::string(", or a CPU with ") + (dtype == "float16" ? "amx_fp16" : "amx_bf16") +
                         ", might gain; neither was measured here.");
-  return "cpu has " + native + " (flags: " + detail::joined(env.cpu_flags, " ") + "), and LibTorch's " + dtype +
+  return "cpu has " + native + " (flags: " + joined(env.cpu_flags, " ") + "), and LibTorch's " + dtype +
          " GEMM does not gain from " + (native.find(" and ") != std::string::npos ? "them" : "it") +
          " here: " + figures + ". Every matrix product autocast lowers to " + dtype +
          " runs slower than in float32 here. " + alternatives;
@@ -195,7 +195,7 @@ std::string growth_text(const TimeBreakdown& fp32, const TimeBreakdown& amp) {
   std::sort(grown.begin(), grown.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   std::vector<std::string> parts;
   for (const auto& [name, delta] : grown) parts.push_back(name + " +" + detail::format_duration(delta));
-  return parts.empty() ? "no other category grew by more than 2% of the FP32 step" : detail::joined(parts, ", ");
+  return parts.empty() ? "no other category grew by more than 2% of the FP32 step" : joined(parts, ", ");
 }
 
 void amdahl_finding(const CellResult& cell, const CellResult& fp32, std::vector<Finding>& out) {
@@ -296,7 +296,7 @@ void unaligned_finding(const CellResult& cell, std::vector<Finding>& out) {
   add(out, cell, "unaligned-shapes",
       detail::format_share(breakdown.unaligned_matmul_s / matmul) +
           " of the matrix products' time is in ops whose dimensions are not multiples of 8 (" +
-          detail::joined(breakdown.unaligned_matmul_ops, "; ") + "): " + cell.settings.compute_dtype +
+          joined(breakdown.unaligned_matmul_ops, "; ") + "): " + cell.settings.compute_dtype +
           " tensor cores need multiples of 8, so these take slower paths; pad the sizes to multiples of 8.",
       {{"unaligned_matmul_s", breakdown.unaligned_matmul_s},
        {"unaligned_share", breakdown.unaligned_matmul_s / matmul}});
@@ -330,7 +330,7 @@ std::vector<Finding> explain(const Report& report) {
       missing.push_back("no measured " + cell.settings.compute_dtype + " GEMM peak");
     if (out.size() == before || !missing.empty()) {
       if (missing.empty()) missing.push_back("no rule found anything to say");
-      add(out, cell, "unavailable", "Not explained: " + detail::joined(missing, "; ") + ".", {});
+      add(out, cell, "unavailable", "Not explained: " + joined(missing, "; ") + ".", {});
     }
   }
   detail::page_fault_findings(report, out);

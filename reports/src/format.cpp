@@ -68,15 +68,6 @@ std::string format_duration_ci(const SampleSummary& summary) {
   return format_duration_interval(summary.median, summary.ci_low, summary.ci_high);
 }
 
-std::string joined(const std::vector<std::string>& parts, std::string_view separator) {
-  std::string out;
-  for (const auto& part : parts) {
-    if (!out.empty()) out += separator;
-    out += part;
-  }
-  return out;
-}
-
 std::string format_change_ci(const Ratio& ratio) {
   return format_percent(ratio.value - 1.0, true) + " [" + format_percent(ratio.ci_low - 1.0, true) + ", " +
          format_percent(ratio.ci_high - 1.0, true) + "]";
@@ -89,12 +80,6 @@ std::string format_ratio(double value) { return std::isfinite(value) ? format_fi
 std::string format_ratio_ci(const Ratio& ratio) {
   if (!std::isfinite(ratio.value)) return "n/a";
   return format_ratio(ratio.value) + " [" + format_fixed(ratio.ci_low, 2) + ", " + format_fixed(ratio.ci_high, 2) + "]";
-}
-
-std::string format_percent(double fraction, bool signed_value) {
-  if (!std::isfinite(fraction)) return "n/a";
-  const std::string digits = format_fixed(fraction * 100.0, 1);
-  return (signed_value && fraction >= 0.0 ? "+" : "") + digits + "%";
 }
 
 std::string format_share(double fraction) {
@@ -159,3 +144,23 @@ std::string one_line(std::string_view text, std::size_t max_width) {
 }
 
 }  // namespace ampbench::reports::detail
+
+namespace ampbench::reports {
+
+std::string format_percent(double fraction, bool signed_value) {
+  if (!std::isfinite(fraction)) return "n/a";
+  std::array<char, 64> text{};
+  std::snprintf(text.data(), text.size(), signed_value ? "%+.1f%%" : "%.1f%%", fraction * 100.0);
+  return text.data();
+}
+
+std::string joined(const std::vector<std::string>& parts, std::string_view separator) {
+  std::string out;
+  for (const auto& part : parts) {
+    if (!out.empty()) out += separator;
+    out += part;
+  }
+  return out;
+}
+
+}  // namespace ampbench::reports

@@ -1,6 +1,7 @@
 // How numbers read in every rendered report (terminal, Markdown, HTML): durations in human units
 // with their interval, ratios as "1.39x [1.37, 1.41]", percentages with a sign, bytes in MiB/GiB.
-// One place, so the three renderers never disagree on a figure.
+// One place, so the three renderers never disagree on a figure. Percentages and lists follow the
+// public text_format.h, which the history and the CLI use too.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "ampbench/reports/report.h"
+#include "ampbench/reports/text_format.h"
 
 namespace ampbench::reports::detail {
 
@@ -24,8 +26,6 @@ namespace ampbench::reports::detail {
 [[nodiscard]] std::string format_ratio_ci(const Ratio& ratio);
 // A ratio as a change: 1.5 [1.4, 1.6] -> "+50.0% [+40.0%, +60.0%]".
 [[nodiscard]] std::string format_change_ci(const Ratio& ratio);
-// 0.2 -> "+20.0%" (signed) or "20.0%"; "n/a" when not finite.
-[[nodiscard]] std::string format_percent(double fraction, bool signed_value);
 // 0.417 -> "41.7%", 0.000125 -> "0.013%": a share of a peak, with about three significant digits
 // and "<0.001%" below that; "n/a" when not finite.
 [[nodiscard]] std::string format_share(double fraction);
@@ -46,9 +46,6 @@ namespace ampbench::reports::detail {
 [[nodiscard]] std::string format_general(double value, int significant_digits = 6);
 // "%.*f" without the locale surprises of iostreams; "n/a" when not finite.
 [[nodiscard]] std::string format_fixed(double value, int decimals);
-
-// The parts with `separator` between them: {"a", "b"}, "; " -> "a; b".
-[[nodiscard]] std::string joined(const std::vector<std::string>& parts, std::string_view separator);
 
 // The number of terminal columns a UTF-8 string takes (one per code point: ampbench prints no
 // wide characters).

@@ -31,7 +31,7 @@ std::string wrapping_cell(const std::string& text) {
       escaped.replace(at, 1, "&nbsp;");
     words.push_back(std::move(escaped));
   }
-  return "<td class=\"wraps\">" + detail::joined(words, " ") + "</td>";
+  return "<td class=\"wraps\">" + joined(words, " ") + "</td>";
 }
 
 std::string summary_row_cells(const std::vector<std::string>& cells, std::size_t wrapping_column) {
@@ -139,7 +139,7 @@ std::string layer_section(const Report& report) {
                     " Heat map: the headroom of each module's scaled gradient on each observed step.</p>\n";
   for (const auto& table : tables) {
     out += "<h3>" + detail::html_escaped(table.cell) + "</h3>\n<p class=\"note\">" +
-           detail::html_escaped(detail::joined(table.lines, "; ")) + "</p>\n" +
+           detail::html_escaped(joined(table.lines, "; ")) + "</p>\n" +
            detail::html_table("layers", table.header, table.rows);
     std::vector<std::string> header{"layer \\ step"};
     for (const auto step : table.steps) header.push_back(std::to_string(step));

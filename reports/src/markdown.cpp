@@ -110,9 +110,8 @@ std::string precision_table(const Report& report) {
                       metric.method + ")";
     }
     auto row = detail::cell_name_columns(cell, with_ranks);
-    row.insert(
-        row.end(),
-        {cell.precision ? detail::format_percent(cell.precision->low_precision_flop_share, false) : "-", tensor_cores});
+    row.insert(row.end(),
+               {cell.precision ? format_percent(cell.precision->low_precision_flop_share, false) : "-", tensor_cores});
     table.add_row(std::move(row));
   }
   return any ? "\n**Precision audit**\n\n" + table.render() : "";
@@ -167,7 +166,7 @@ std::string layer_section(const Report& report) {
   for (const auto& layer_table : tables) {
     detail::MarkdownTable table(layer_table.header);
     for (const auto& row : layer_table.rows) table.add_row(row);
-    out += "\n`" + layer_table.cell + "`: " + detail::markdown_cell(detail::joined(layer_table.lines, "; ")) + "\n\n" +
+    out += "\n`" + layer_table.cell + "`: " + detail::markdown_cell(joined(layer_table.lines, "; ")) + "\n\n" +
            table.render();
     if (layer_table.more_layers > 0) {
       out += "\n" + std::to_string(layer_table.more_layers) + " more layers in report.json (numerics.run.layers).\n";

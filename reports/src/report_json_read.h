@@ -33,11 +33,13 @@ enum class ReportVersion { kBeforeRanks, kCurrent };
 [[nodiscard]] Numerics read_numerics(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] Divergence read_divergence(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] RoundEstimate read_round_estimate(const nlohmann::json& in, const std::string& path);
-// Also checks that the rounds agree with the cell's steps: one round index per timed step, every
-// round holding steps, per-round values positive.
 [[nodiscard]] Finding read_finding(const nlohmann::json& in, const std::string& path);
 [[nodiscard]] WorkerRerun read_rerun(const nlohmann::json& in, const std::string& path);
-[[nodiscard]] Rounds read_rounds(const nlohmann::json& in, const std::string& path, std::size_t timed_steps);
+// Also checks that the rounds agree with the cell's steps: one round index per timed step, every
+// round holding steps, per-round values positive. `device` names the probe of reports from before
+// the probe was named.
+[[nodiscard]] Rounds read_rounds(const nlohmann::json& in, const std::string& path, std::size_t timed_steps,
+                                 const std::string& device);
 [[nodiscard]] DataParallel read_data_parallel(const nlohmann::json& in, const std::string& path);
 // Also checks that data_parallel sits on a cell of 2 or more ranks and, when the cell ran, has one
 // all-reduce time per timed step and one median step time per rank.

@@ -102,7 +102,7 @@ std::string world_size_difference(const std::vector<SeriesInput>& runs) {
     const auto ranks = run.report.config.ranks;
     sizes.push_back(run.label + " " + counted(static_cast<std::size_t>(ranks), "rank", "ranks"));
   }
-  return detail::joined(sizes, ", ");
+  return joined(sizes, ", ");
 }
 
 std::string_view to_string(SeriesOrder order) { return order == SeriesOrder::kStartTime ? "time" : "given"; }

@@ -1,5 +1,6 @@
-// Private: what the runner needs from a GPU. Implemented in cuda/device_hooks.cpp when the CUDA
-// toolkit is found (through LibTorch's c10::cuda, the wheel's runtime), and in no_cuda/ otherwise.
+// Private: what the runner needs from a GPU. Implemented in device_hooks_cuda.cpp when the CUDA
+// toolkit is found (through LibTorch's c10::cuda, the wheel's runtime), and in
+// device_hooks_no_cuda.cpp otherwise: harness/CMakeLists.txt picks one by AMPBENCH_WITH_CUDA.
 #pragma once
 
 #include <c10/core/Device.h>

@@ -1,5 +1,6 @@
-// Private: fills the GPU half of the environment. Implemented in cuda/gpu_environment.cpp when the
-// CUDA toolkit is found, and in no_cuda/gpu_environment.cpp otherwise.
+// Private: fills the GPU half of the environment. Implemented in gpu_environment_cuda.cpp when the
+// CUDA toolkit is found, and in gpu_environment_no_cuda.cpp otherwise (harness/CMakeLists.txt
+// picks one by AMPBENCH_WITH_CUDA).
 #pragma once
 
 #include "ampbench/reports/environment.h"
