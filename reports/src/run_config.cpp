@@ -351,7 +351,7 @@ RunConfig layer_run_config(const nlohmann::json* file, const std::string& file_n
     if (!file->is_object()) throw SettingError("--config " + file_name + ": expected a JSON object");
     for (const auto& [key, value] : file->items()) {
       const auto found =
-          // `name`, not the binding itself: clang before 16 (the fuzz preset's) cannot capture one.
+          // `name`, not the binding itself: clang before 16 (the asan-reports preset's) cannot capture one.
           std::find_if(fields.begin(), fields.end(),
                        [&name = key](const RunConfigField& f) { return f.file_key == name; });
       if (found == fields.end()) throw SettingError("--config " + file_name + ": unknown key '" + key + "'");
