@@ -1,4 +1,4 @@
-"""torch.amp.GradScaler's step overhead on CPU, on the model of bench/grad_scaler_benchmark.cpp.
+"""torch.amp.GradScaler's step overhead on CPU, on the model of bench/microbenchmarks/grad_scaler_benchmark.cpp.
 
 Same setup as the C++ benchmark: L Linear(W, W) layers, gradients filled once, SGD with
 momentum (foreach=False, as on CPU by default; or fused=True, the scale-aware path that

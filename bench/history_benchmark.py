@@ -35,10 +35,9 @@ import subprocess
 import sys
 import time
 
-from repeatability import slowed
-from suite_runs import run_suite
+from benchkit.suite_runs import run_suite, slowed
+from benchkit.paths import DEFAULT_BINARY, ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STEP_TIME_FIGURES = ("step_time_per_probe", "step_time_s")
 
 
@@ -243,7 +242,7 @@ def main():
     parser.add_argument("--reuse", action="store_true", help="use the runs already in OUT/runI")
     parser.add_argument("--postgres", action="store_true",
                         help="time the big store on a PostgreSQL server too (Debian's, started for it)")
-    parser.add_argument("--binary", default=os.path.join(ROOT, "build/default/bench/ampbench"))
+    parser.add_argument("--binary", default=str(DEFAULT_BINARY))
     parser.add_argument("extra", nargs="*", help="arguments for `ampbench run` (after --)")
     args = parser.parse_args()
 

@@ -15,7 +15,7 @@ order that rotates every repetition:
   suite       the workload's default modes, as users run it.
 Per arrangement and mode, over repetitions (median [min, max]) against alone in the same
 repetition: the step time (the report's estimate over rounds, and over the rounds in the machine's
-usual state: bench/machine_state.py), on a GPU the host's time per step, and within each round the
+usual state: bench/benchkit/machine_state.py), on a GPU the host's time per step, and within each round the
 first timed step (the one after the untimed step that follows a switch) against the later ones.
 
 Usage (after scripts/build):
@@ -31,10 +31,10 @@ import os
 import statistics
 import sys
 
-import machine_state
-from suite_runs import run_suite, spread
+from benchkit import machine_state
+from benchkit.suite_runs import run_suite, spread
+from benchkit.paths import DEFAULT_BINARY
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Figures given as they are, not against the mode alone.
 UNITLESS = ("first_over_later", "steps_per_round")
 
@@ -200,7 +200,7 @@ def main():
                         help="passed to ampbench run: timed steps of each mode per round (default: sized by time). "
                              "On an H200 at a 2 s cap FP16 beside FP32 got 1 per round, every one the first after "
                              "a switch")
-    parser.add_argument("--binary", default=os.path.join(ROOT, "build/default/bench/ampbench"))
+    parser.add_argument("--binary", default=str(DEFAULT_BINARY))
     args = parser.parse_args()
     if args.from_dir:
         with open(os.path.join(args.from_dir, "partners.json")) as f:

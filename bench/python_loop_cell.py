@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""One mode of one workload in PyTorch's own loop (bench/side_by_side.py's replica of the tutorials'
+"""One mode of one workload in PyTorch's own loop (bench/benchkit/python_loop.py, the replicas of the tutorials'
 loop), in this process alone; bench/validity.py runs it once per cell under an allocator policy.
 
 The timed steps run in rounds of --round-steps, as ampbench's blocks: before each round, outside
-its timing, the machine probe's MLP step (bench/machine_state.py) is timed (median of 3 calls),
+its timing, the machine probe's MLP step (bench/benchkit/machine_state.py) is timed (median of 3 calls),
 then one untimed step meets what the probe left behind; so the steps can be judged by the machine
 state they ran in, as ampbench's rounds are. Prints one JSON object: {"step_s": [...],
 "probe_s": [...]}, one of each per timed step (a round's probe reading for each of its steps).
@@ -15,17 +15,16 @@ import json
 import statistics
 import time
 
-import machine_state
-import side_by_side
+from benchkit import machine_state, python_loop
 
 PROBE_CALLS = 3
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("workload", choices=side_by_side.WORKLOADS)
-    parser.add_argument("mode", choices=side_by_side.MODES)
-    parser.add_argument("preset", choices=side_by_side.PRESETS)
+    parser.add_argument("workload", choices=python_loop.WORKLOADS)
+    parser.add_argument("mode", choices=python_loop.MODES)
+    parser.add_argument("preset", choices=python_loop.PRESETS)
     parser.add_argument("--steps", type=int, required=True)
     parser.add_argument("--warmup", type=int, required=True)
     parser.add_argument("--threads", type=int, required=True)
@@ -42,8 +41,8 @@ def main():
             times.append(time.perf_counter() - start)
         probe_s.append(statistics.median(times))
 
-    settings = side_by_side.RunSettings(args.warmup, args.steps, args.threads, 0)
-    step_s, _ = side_by_side.run_python_cell(args.workload, args.mode, args.preset, settings,
+    settings = python_loop.RunSettings(args.warmup, args.steps, args.threads, 0)
+    step_s, _ = python_loop.run_python_cell(args.workload, args.mode, args.preset, settings,
                                              between_rounds=time_probe, round_steps=args.round_steps,
                                              device=args.device)
     print(json.dumps({"step_s": step_s, "probe_s": [probe_s[i // args.round_steps] for i in range(len(step_s))]}))

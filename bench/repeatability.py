@@ -19,7 +19,6 @@ Usage (from the repository root, after scripts/build):
 Everything after `--` goes to `ampbench run`. Prints a summary and writes OUT/summary.json.
 """
 import argparse
-import copy
 import itertools
 import json
 import math
@@ -28,9 +27,9 @@ import statistics
 import subprocess
 import sys
 
-from suite_runs import run_suite
+from benchkit.suite_runs import run_suite, slowed
+from benchkit.paths import DEFAULT_BINARY
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def check(binary, base, current):
@@ -41,31 +40,6 @@ def check(binary, base, current):
 
 def cells_by_key(report):
     return {f'{c["workload"]}/{c["mode"]}': c for c in report["cells"] if c["status"] == "ok"}
-
-
-def slowed(report, factor):
-    """The report as if every step had taken `factor` times as long (the machine probe unchanged),
-    with the figures derived from the steps scaled with them: ampbench refuses a report whose
-    summaries disagree with its samples. Speedups and memory ratios are unchanged (every cell is
-    slower by the same factor)."""
-    out = copy.deepcopy(report)
-    for cell in out["cells"]:
-        if cell["status"] != "ok":
-            continue
-        cell["step_times_s"] = [t * factor for t in cell["step_times_s"]]
-        summary = cell["throughput"]["step_time_s"]
-        for key in ("median", "ci_low", "ci_high", "p10", "p90", "mean", "stddev"):
-            if summary[key] is not None:
-                summary[key] *= factor
-        for key in ("samples_per_s", "tokens_per_s", "achieved_flops_per_s", "fraction_of_peak"):
-            if cell["throughput"].get(key) is not None:
-                cell["throughput"][key] /= factor
-        rounds = cell.get("rounds")
-        if rounds:
-            rounds["step_time_s"] = [t * factor for t in rounds["step_time_s"]]
-            for key in ("value", "ci_low", "ci_high"):
-                rounds["step_time"][key] *= factor
-    return out
 
 
 def geometric_mean(values):
@@ -94,7 +68,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--out", required=True)
-    parser.add_argument("--binary", default=os.path.join(ROOT, "build/default/bench/ampbench"))
+    parser.add_argument("--binary", default=str(DEFAULT_BINARY))
     parser.add_argument("--slowdown", type=float, default=0.15)
     parser.add_argument("extra", nargs="*", help="arguments for `ampbench run` (after --)")
     args = parser.parse_args()

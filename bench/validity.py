@@ -4,10 +4,10 @@
 Per default-suite cell, under one allocator policy, four measurements of the same thing:
   paired  the suite as users run it: every mode of a workload interleaved in the same workers;
   alone   each mode in its own `ampbench run --modes MODE` (no other mode in its workers);
-  bare    the plainest LibTorch loop (bench/bare_loop_cell.cpp: the workload's model, data and
+  bare    the plainest LibTorch loop (bench/native_loop/bare_loop_cell.cpp: the workload's model, data and
           optimizer, LibTorch's native autocast, GradScaler's ATen ops; nothing of ampbench's
           timing or amp), each mode in a process of its own;
-  python  PyTorch's own loop (bench/side_by_side.py's replicas of the tutorials' loop), each mode
+  python  PyTorch's own loop (bench/benchkit/python_loop.py, the replicas of the tutorials' loop), each mode
           in a Python process of its own.
 The loops outside ampbench run under the same policy (LD_PRELOAD or glibc's tunables with the
 values ampbench's mallopt sets). The kinds run in an order that rotates every repetition, N
@@ -26,7 +26,7 @@ OUT/validity.json.
 Printed twice: over every round (the step times a report states), and over the rounds that ran in
 the machine's usual state, the same estimator over the rounds whose probe took at most the
 slow-machine factor times the benchmark's usual probe time (its 10th percentile over every round
-of every report of the benchmark: bench/machine_state.py). The second compares paired and alone in
+of every report of the benchmark: bench/benchkit/machine_state.py). The second compares paired and alone in
 the same machine state, which the first cannot when the host spends minutes in its slower state.
 The loops time their steps in rounds, as ampbench's blocks: before each round the probe (the bare
 loop ampbench's own, PyTorch's loop the same MLP in Python: bench/python_loop_cell.py), then one
@@ -35,7 +35,7 @@ usual state.
 
 A third table pools every repetition's rounds and compares paired and alone at the same machine
 state, the rounds whose probe took at most 1.1x the usual probe, with bootstrap intervals
-(bench/matched_state.py): whether taking turns changes what a mode measures, apart from how much
+(bench/benchkit/matched_state.py): whether taking turns changes what a mode measures, apart from how much
 of each run the host spent in its slower states. Exit 1 when a target is missed in any table.
 
 Usage (after scripts/build; about 2.5 minutes per repetition on a quiet 2-core CPU):
@@ -50,11 +50,11 @@ import subprocess
 import sys
 import time
 
-import machine_state
-import matched_state
-from suite_runs import run_suite, spread
+from benchkit import machine_state
+from benchkit import matched_state
+from benchkit.suite_runs import run_suite, spread
+from benchkit.paths import DEFAULT_BINARY, ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODES = ("fp32", "fp16", "bf16")
 KINDS = ("paired", "alone", "bare", "python")
 LOOPS = ("bare", "python")  # the kinds outside ampbench, each mode in a process of its own
@@ -302,7 +302,7 @@ def main():
     parser.add_argument("--allocator", default="glibc-fixed")
     parser.add_argument("--out", help="where the runs and validity.json go")
     parser.add_argument("--from", dest="from_dir", help="an earlier --out: its figures again, nothing run")
-    parser.add_argument("--binary", default=os.path.join(ROOT, "build/default/bench/ampbench"))
+    parser.add_argument("--binary", default=str(DEFAULT_BINARY))
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--device", default="auto", help="passed to ampbench run; PyTorch's loop trains on the device "
                         "that run resolved; the bare LibTorch loop runs on the CPU only (give --no-bare on a GPU)")

@@ -1,29 +1,33 @@
 #include "ampbench/history/history_check.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
-#include <iomanip>
 #include <limits>
 #include <map>
 #include <set>
-#include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "ampbench/history/host_state.h"
 #include "ampbench/history/probe_slope.h"
 #include "ampbench/reports/check.h"
 #include "ampbench/reports/derived_figures.h"
 #include "ampbench/reports/stats.h"
-#include "ampbench/reports/text_format.h"
 
 namespace ampbench::history {
 namespace {
 
-constexpr double kDivergedRatio = 3.0;  // reports' kFloorMultiple: "diverged" above it
+using reports::FailedCellReason;
+using reports::HistoryOutcome;
+using reports::HistoryReason;
+using reports::HistoryStepTimeReason;
+using reports::HostStateReason;
+using reports::LeftOutRunsReason;
+using reports::MemoryGrowthReason;
+using reports::NewDivergenceReason;
+using reports::ProbeSlopeReason;
+using reports::RerunOutcome;
+using reports::TooFewRunsReason;
 
-std::string percent(double fraction) { return reports::format_percent(fraction, true); }
+constexpr double kDivergedRatio = 3.0;  // reports' kFloorMultiple: "diverged" above it
 
 double log_variance(const FigureValue& value) { return own_variance(value, ChangeScale::kRelative); }
 
@@ -162,7 +166,7 @@ std::optional<FigureValue> figure_of(const CellFigures& cell, Figure figure) {
 
 struct Judged {
   HistoryVerdict verdict = HistoryVerdict::kUnchanged;
-  std::vector<std::string> reasons;
+  std::vector<HistoryReason> reasons;
   std::size_t history_runs = 0;
   std::optional<double> step_time_change;
   std::optional<StepTimeResolution> resolution;
@@ -218,99 +222,101 @@ bool judge_with_probe_slope(const std::vector<SeriesEntry>& raw_entries, const s
   judged.step_time_change = change;
   judged.resolution = resolution_of(prediction.log_scale, prediction.degrees, options);
   if (std::abs(change) <= options.max_slowdown) return true;
-  std::ostringstream figures;
-  figures << "step_time_s at its probe " << percent(change) << " against the last " << history.size()
-          << " runs (the step follows the probe with slope " << std::fixed << std::setprecision(2) << fit->slope
-          << " over them), p " << std::defaultfloat << std::setprecision(2) << prediction.p_value << "; per probe "
-          << percent(per_probe_change) << ", raw " << percent(raw_change);
-  if (prediction.p_value < options.alpha) {
+  const bool significant = prediction.p_value < options.alpha;
+  if (significant) {
     worsen(judged, change > 0 ? HistoryVerdict::kRegressed : HistoryVerdict::kImproved);
-    judged.reasons.push_back(figures.str());
   } else {
     worsen(judged, HistoryVerdict::kInconclusive);
-    judged.reasons.push_back(figures.str() + ": not beyond the history's spread");
   }
+  judged.reasons.push_back(ProbeSlopeReason{change, history.size(), fit->slope, prediction.p_value, per_probe_change,
+                                            raw_change, significant});
   return true;
+}
+
+// A cell's step time and its history: the per-probe figure where the cell has one and its series
+// enough runs of the host's usual state, else the raw one; the raw series beside it either way.
+struct TimeHistory {
+  Figure primary_figure = Figure::kStepTime;
+  FigureValue primary;
+  std::vector<FigureValue> history;
+  std::vector<FigureValue> raw_history;
+  std::vector<SeriesEntry> raw_entries;
+  std::vector<SeriesEntry> probe_entries;
+  std::size_t other_state = 0;  // runs of the history left out: the host was in its other state
+};
+
+TimeHistory time_history(const HistoryStore& store, const Scope& scope, const CellFigures& cell,
+                         const FigureValue& raw) {
+  TimeHistory out;
+  out.primary = raw;
+  out.raw_entries = segment_entries(store, scope, cell.cell, Figure::kStepTime);
+  if (const auto per_probe = figure_of(cell, Figure::kStepTimePerProbe)) {
+    out.probe_entries = segment_entries(store, scope, cell.cell, Figure::kStepTimePerProbe);
+    out.other_state = keep_usual_state(out.raw_entries, out.probe_entries);
+    if (out.probe_entries.size() >= scope.options->min_runs) {
+      out.primary_figure = Figure::kStepTimePerProbe;
+      out.primary = *per_probe;
+      out.history = values_of(out.probe_entries);
+    }
+  }
+  out.raw_history = values_of(out.raw_entries);
+  if (out.primary_figure == Figure::kStepTime) out.history = out.raw_history;
+  return out;
+}
+
+// Beyond the threshold: regressed (or improved) where significant and the raw time agrees, else
+// inconclusive with what kept it from a verdict.
+void judge_change(const TimeHistory& series, double change, double raw_change, double p_value,
+                  const HistoryCheckOptions& options, Judged& judged) {
+  const bool raw_confirms = change > 0 ? raw_change > options.max_slowdown : raw_change < -options.max_slowdown;
+  const auto outcome = p_value < options.alpha && raw_confirms ? HistoryOutcome::kSignificant
+                       : raw_confirms                          ? HistoryOutcome::kWithinSpread
+                       : raw_change * change < 0               ? HistoryOutcome::kRawOtherWay
+                                                               : HistoryOutcome::kRawWithin;
+  worsen(judged, outcome != HistoryOutcome::kSignificant ? HistoryVerdict::kInconclusive
+                 : change > 0                            ? HistoryVerdict::kRegressed
+                                                         : HistoryVerdict::kImproved);
+  const auto raw = series.primary_figure != Figure::kStepTime ? std::optional(raw_change) : std::nullopt;
+  judged.reasons.push_back(HistoryStepTimeReason{std::string(to_string(series.primary_figure)), change,
+                                                 series.history.size(), p_value, raw, outcome});
 }
 
 void judge_time(const HistoryStore& store, const Scope& scope, const CellFigures& cell, Judged& judged) {
   const auto& options = *scope.options;
   const auto raw = figure_of(cell, Figure::kStepTime);
   if (!raw) return;
-  auto raw_entries = segment_entries(store, scope, cell.cell, Figure::kStepTime);
-  auto primary_figure = Figure::kStepTime;
-  auto primary = *raw;
-  std::size_t other_state = 0;
-  std::vector<FigureValue> history;
-  std::vector<SeriesEntry> probe_entries;
-  if (const auto per_probe = figure_of(cell, Figure::kStepTimePerProbe)) {
-    probe_entries = segment_entries(store, scope, cell.cell, Figure::kStepTimePerProbe);
-    other_state = keep_usual_state(raw_entries, probe_entries);
-    if (probe_entries.size() >= options.min_runs) {
-      primary_figure = Figure::kStepTimePerProbe;
-      primary = *per_probe;
-      history = values_of(probe_entries);
-    }
-  }
-  const auto raw_history = values_of(raw_entries);
-  if (primary_figure == Figure::kStepTime) history = raw_history;
-  judged.history_runs = history.size();
-  if (other_state > 0) {
-    std::ostringstream text;
-    text << other_state << " run(s) of the history left out: their machine probe took over " << std::fixed
-         << std::setprecision(2) << reports::kSlowMachineFactor << "x (or under 1/" << reports::kSlowMachineFactor
-         << ") the median of the runs around them, another state of the host";
-    judged.reasons.push_back(text.str());
-  }
+  const auto series = time_history(store, scope, cell, *raw);
+  judged.history_runs = series.history.size();
+  if (series.other_state > 0) judged.reasons.push_back(LeftOutRunsReason{series.other_state});
   // The per-probe series stands in only with enough runs, so the short one is always the raw one
   // (its last change point may be later than the per-probe series' one).
-  if (raw_history.size() < options.min_runs) {
+  if (series.raw_history.size() < options.min_runs) {
     worsen(judged, HistoryVerdict::kNotCompared);
-    judged.reasons.push_back("only " + std::to_string(raw_history.size()) +
-                             " runs of step_time_s since its last change point (needs " +
-                             std::to_string(options.min_runs) + ")");
+    judged.reasons.push_back(TooFewRunsReason{series.raw_history.size(), options.min_runs});
     return;
   }
-  const auto prediction = predict(history, primary);
-  const auto raw_prediction = predict(raw_history, *raw);
+  const auto prediction = predict(series.history, series.primary);
+  const auto raw_prediction = predict(series.raw_history, *raw);
   const double change = prediction.ratio - 1.0;
   const double raw_change = raw_prediction.ratio - 1.0;
   // The probe's level against the history's: what divides the raw time into the per-probe one.
   const double probe = raw_prediction.ratio / prediction.ratio;
-  if (primary_figure == Figure::kStepTimePerProbe && reports::probe_moved_between_host_states(probe)) {
+  const bool per_probe = series.primary_figure == Figure::kStepTimePerProbe;
+  if (per_probe && reports::probe_moved_between_host_states(probe)) {
     if (std::abs(change) <= options.max_slowdown && std::abs(raw_change) <= options.max_slowdown) return;
     worsen(judged, HistoryVerdict::kInconclusive);
-    std::ostringstream text;
-    text << to_string(primary_figure) << " " << percent(change) << ", raw " << percent(raw_change)
-         << " against the last " << history.size() << " runs: the machine probe took " << std::fixed
-         << std::setprecision(2) << probe << "x its time in them, beyond the " << reports::kSlowMachineFactor
-         << "x that marks the host's other state: this run spent all its rounds there, and the step time per probe "
-            "cannot tell the machine's change from the code's (run again)";
-    judged.reasons.push_back(text.str());
+    judged.reasons.push_back(HostStateReason{std::string(to_string(series.primary_figure)), change, raw_change,
+                                             series.history.size(), probe});
     return;
   }
-  if (primary_figure == Figure::kStepTimePerProbe &&
-      judge_with_probe_slope(raw_entries, probe_entries, *raw, primary, change, raw_change, options, judged)) {
+  if (per_probe && judge_with_probe_slope(series.raw_entries, series.probe_entries, *raw, series.primary, change,
+                                          raw_change, options, judged)) {
     return;
   }
   judged.step_time_change = change;
   judged.resolution = resolution_of(prediction.log_scale, prediction.degrees, options);
   if (std::abs(change) <= options.max_slowdown) return;
-  std::ostringstream figures;
-  figures << to_string(primary_figure) << " " << percent(change) << " against the last " << history.size()
-          << " runs, p " << std::setprecision(2) << prediction.p_value;
-  if (primary_figure != Figure::kStepTime) figures << "; raw " << percent(raw_change);
-  const bool raw_confirms = change > 0 ? raw_change > options.max_slowdown : raw_change < -options.max_slowdown;
-  if (prediction.p_value < options.alpha && raw_confirms) {
-    worsen(judged, change > 0 ? HistoryVerdict::kRegressed : HistoryVerdict::kImproved);
-    judged.reasons.push_back(figures.str());
-  } else {
-    worsen(judged, HistoryVerdict::kInconclusive);
-    const char* why = raw_confirms              ? ": not beyond the history's spread"
-                      : raw_change * change < 0 ? ": the raw step time moved the other way"
-                                                : ": the raw step time moved by less than the threshold";
-    judged.reasons.push_back(figures.str() + why);
-  }
+  judge_change(series, change, raw_change, prediction.p_value, options, judged);
 }
 
 Judged judge_cell(const HistoryStore& store, const Scope& scope, const CellFigures& cell) {
@@ -321,10 +327,10 @@ Judged judge_cell(const HistoryStore& store, const Scope& scope, const CellFigur
     judged.history_runs = ran.size();
     if (ran.empty()) {
       judged.verdict = HistoryVerdict::kNotCompared;
-      judged.reasons.push_back("failed, and failed or absent in the history too");
+      judged.reasons.push_back(FailedCellReason{false});
     } else {
       judged.verdict = HistoryVerdict::kRegressed;
-      judged.reasons.push_back("failed; the history's runs ran it");
+      judged.reasons.push_back(FailedCellReason{true});
     }
     return judged;
   }
@@ -337,7 +343,7 @@ Judged judge_cell(const HistoryStore& store, const Scope& scope, const CellFigur
       const double growth = memory->value / reports::median(values) - 1.0;
       if (growth > options.max_memory_growth) {
         worsen(judged, HistoryVerdict::kRegressed);
-        judged.reasons.push_back("peak tensor memory " + percent(growth) + " over the history's median");
+        judged.reasons.push_back(MemoryGrowthReason{growth});
       }
     }
   }
@@ -348,75 +354,13 @@ Judged judge_cell(const HistoryStore& store, const Scope& scope, const CellFigur
         std::any_of(history.begin(), history.end(), [](const FigureValue& run) { return run.value > kDivergedRatio; });
     if (!history.empty() && !ever) {
       worsen(judged, HistoryVerdict::kRegressed);
-      std::ostringstream text;
-      text << "diverged (" << std::setprecision(3) << divergence->value
-           << " noise floors) where no run of the history did";
-      judged.reasons.push_back(text.str());
+      judged.reasons.push_back(NewDivergenceReason{divergence->value});
     }
   }
   return judged;
 }
 
-// "fail", "needs confirmation" or "pass": the run's verdict, as its exit code says it (1, 4, 0).
-std::string overall_verdict(const HistoryCheckResult& result) {
-  return result.regressed > 0 ? "fail" : result.needs_confirmation > 0 ? "needs confirmation" : "pass";
-}
-
-std::string summary_line(const HistoryCheckResult& result) {
-  auto verdict = overall_verdict(result);
-  std::transform(verdict.begin(), verdict.end(), verdict.begin(), [](unsigned char c) { return std::toupper(c); });
-  std::string line = verdict + ": " + std::to_string(result.regressed) + " of " + std::to_string(result.cells.size()) +
-                     " cells regressed against the history of testbed " + result.testbed.name;
-  if (result.needs_confirmation > 0) {
-    line += ", " + std::to_string(result.needs_confirmation) +
-            " would regress: run the suite again and pass both reports (--rerun)";
-  }
-  return line;
-}
-
-// "one run flags ... by cell" over the cells whose step time was judged; empty when none was.
-std::string resolution_line(const HistoryCheckResult& result) {
-  std::vector<double> flagged;
-  std::vector<double> caught;
-  for (const auto& cell : result.cells) {
-    if (!cell.resolution) continue;
-    flagged.push_back(cell.resolution->flags_beyond);
-    caught.push_back(cell.resolution->caught_from);
-  }
-  if (flagged.empty()) return "";
-  const auto range = [](const std::vector<double>& values) {
-    const auto [low, high] = std::minmax_element(values.begin(), values.end());
-    return *low == *high ? percent(*low) : percent(*low) + " to " + percent(*high);
-  };
-  return "one run is flagged for a step-time slowdown beyond " + range(flagged) +
-         " against this history, by cell (9 runs in 10 from " + range(caught) + ")\n";
-}
-
-std::string resolution_cell(const HistoryCellCheck& cell) {
-  if (!cell.resolution) return " | ";
-  return percent(*cell.step_time_change) + " | " + percent(cell.resolution->flags_beyond) + " (" +
-         percent(cell.resolution->caught_from) + ")";
-}
-
 }  // namespace
-
-const char* to_string(HistoryVerdict verdict) {
-  switch (verdict) {
-    case HistoryVerdict::kUnchanged:
-      return "unchanged";
-    case HistoryVerdict::kImproved:
-      return "improved";
-    case HistoryVerdict::kInconclusive:
-      return "inconclusive";
-    case HistoryVerdict::kRegressed:
-      return "regressed";
-    case HistoryVerdict::kNeedsConfirmation:
-      return "needs confirmation";
-    case HistoryVerdict::kNotCompared:
-      return "not compared";
-  }
-  return "?";
-}
 
 HistoryCheckResult check_against_history(const HistoryStore& store, const reports::Report& current,
                                          const reports::Report* rerun, const std::string& testbed_name,
@@ -430,7 +374,8 @@ HistoryCheckResult check_against_history(const HistoryStore& store, const report
       throw HistoryError("--rerun: the same report as the run judged; a rerun is a second run of the suite");
     }
     if (const auto differences = differing_facts(result.testbed, testbed_of(*rerun)); !differences.empty()) {
-      throw HistoryError("--rerun: a run on another testbed than the run judged (" + describe(differences) + ")");
+      throw HistoryError("--rerun: a run on another testbed than the run judged (" + describe_differences(differences) +
+                         ")");
     }
   }
   const auto row = store.testbed_named(result.testbed.name);
@@ -455,88 +400,30 @@ HistoryCheckResult check_against_history(const HistoryStore& store, const report
   for (const auto& cell : run_figures(current)) {
     if (!judged_here(cell)) continue;
     auto judged = judge_cell(store, scope, cell);
+    auto rerun_outcome = RerunOutcome::kNone;
+    std::vector<HistoryReason> rerun_reasons;
     if (judged.verdict == HistoryVerdict::kRegressed) {
       const auto again = rerun_verdicts.find(cell.cell);
       if (rerun == nullptr) {
         judged.verdict = HistoryVerdict::kNeedsConfirmation;
       } else if (again == rerun_verdicts.end() || again->second.verdict != HistoryVerdict::kRegressed) {
         judged.verdict = HistoryVerdict::kUnchanged;
-        judged.reasons.push_back("not confirmed by the rerun");
+        rerun_outcome = RerunOutcome::kNotConfirmed;
       } else {
-        judged.reasons.push_back("confirmed by the rerun: " + reports::joined(again->second.reasons, "; "));
+        rerun_outcome = RerunOutcome::kConfirmed;
+        rerun_reasons = again->second.reasons;
       }
     }
     result.regressed += judged.verdict == HistoryVerdict::kRegressed;
     result.needs_confirmation += judged.verdict == HistoryVerdict::kNeedsConfirmation;
-    result.cells.push_back({cell.cell, judged.verdict, reports::joined(judged.reasons, "; "), judged.history_runs,
-                            judged.step_time_change, judged.resolution});
+    result.cells.push_back({cell.cell, judged.verdict, std::move(judged.reasons), rerun_outcome,
+                            std::move(rerun_reasons), judged.history_runs, judged.step_time_change, judged.resolution});
   }
   if (!options.cell.empty() && result.cells.empty()) {
     throw HistoryError("the run has no cell " + options.cell);
   }
   result.passed = result.regressed == 0 && result.needs_confirmation == 0;
   return result;
-}
-
-// A note when the run was judged by name against a testbed of other facts; empty otherwise.
-std::string differing_facts_line(const HistoryCheckResult& result) {
-  if (result.differing_facts.empty()) return "";
-  return other_facts_note(result.testbed.name, result.differing_facts) +
-         ": its history may not describe this run's machine\n";
-}
-
-std::string render_history_check_text(const HistoryCheckResult& result) {
-  std::string out = differing_facts_line(result);
-  for (const auto& cell : result.cells) {
-    if (cell.verdict == HistoryVerdict::kUnchanged && cell.reason.empty()) continue;
-    out += cell.cell + ": " + to_string(cell.verdict) + (cell.reason.empty() ? "" : " (" + cell.reason + ")") + "\n";
-  }
-  return out + resolution_line(result) + summary_line(result) + "\n";
-}
-
-std::string render_history_check_markdown(const HistoryCheckResult& result) {
-  std::string out = "### ampbench history check\n\n**" + summary_line(result) + "**\n\n" +
-                    (result.differing_facts.empty() ? "" : differing_facts_line(result) + "\n") +
-                    resolution_line(result) +
-                    "\n| cell | verdict | history runs | step time | flagged beyond (9 in 10 from) | why "
-                    "|\n|---|---|---|---|---|---|\n";
-  for (const auto& cell : result.cells) {
-    out += "| " + cell.cell + " | " + to_string(cell.verdict) + " | " + std::to_string(cell.history_runs) + " | " +
-           resolution_cell(cell) + " | " + cell.reason + " |\n";
-  }
-  return out;
-}
-
-std::string render_history_check_json(const HistoryCheckResult& result) {
-  nlohmann::json facts = nlohmann::json::object();
-  for (const auto& [name, value] : result.testbed.facts) facts[name] = value;
-  auto differing = nlohmann::json::array();
-  for (const auto& difference : result.differing_facts) {
-    differing.push_back(
-        {{"fact", difference.fact}, {"testbed", difference.testbed_value}, {"run", difference.run_value}});
-  }
-  nlohmann::json cells = nlohmann::json::array();
-  for (const auto& cell : result.cells) {
-    const auto optional = [](const std::optional<double>& value) {
-      return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-    };
-    cells.push_back(
-        {{"cell", cell.cell},
-         {"verdict", to_string(cell.verdict)},
-         {"reason", cell.reason},
-         {"history_runs", cell.history_runs},
-         {"step_time_change", optional(cell.step_time_change)},
-         {"flags_beyond", optional(cell.resolution ? std::optional(cell.resolution->flags_beyond) : std::nullopt)},
-         {"caught_from", optional(cell.resolution ? std::optional(cell.resolution->caught_from) : std::nullopt)}});
-  }
-  const nlohmann::json out = {
-      {"verdict", overall_verdict(result)},
-      {"regressed", result.regressed},
-      {"needs_confirmation", result.needs_confirmation},
-      {"testbed", {{"name", result.testbed.name}, {"fingerprint", result.testbed.fingerprint}, {"facts", facts}}},
-      {"differing_facts", differing},
-      {"cells", cells}};
-  return out.dump(2) + "\n";
 }
 
 }  // namespace ampbench::history

@@ -114,19 +114,6 @@ std::vector<FactDifference> differing_facts(const Testbed& testbed, const Testbe
   return out;
 }
 
-std::string describe(const std::vector<FactDifference>& differences) {
-  std::string out;
-  for (const auto& difference : differences) {
-    out += (out.empty() ? "" : "; ") + difference.fact + " " + difference.testbed_value + " there, " +
-           difference.run_value + " in this run";
-  }
-  return out;
-}
-
-std::string other_facts_note(const std::string& testbed_name, const std::vector<FactDifference>& differences) {
-  return "note: testbed " + testbed_name + " was made from other facts (" + describe(differences) + ")";
-}
-
 nlohmann::json facts_json(const Testbed& testbed) {
   auto facts = nlohmann::json::array();
   for (const auto& [name, value] : testbed.facts) facts.push_back({name, value});

@@ -1,5 +1,5 @@
 // The run report's charts, drawn as SVG by plain JavaScript from the report JSON embedded in the
-// page (reports/src/html.cpp); the helpers come from chart_kit.js.
+// page (reports/src/render/html.cpp); the helpers come from chart_kit.js.
 (function (k) {
   'use strict';
   var color = k.color, node = k.node, html = k.html, groupBy = k.groupBy, seconds = k.seconds, mib = k.mib,

@@ -11,7 +11,7 @@
 #include "ampbench/amp/autocast.h"
 #include "ampbench/amp/op_counters.h"
 #include "ampbench/amp/op_policy.h"
-#include "native_autocast.h"
+#include "native_loop/native_autocast.h"
 
 #include <ATen/autocast_mode.h>
 #include <gtest/gtest.h>

@@ -1,10 +1,10 @@
-"""bench/gemm_verdicts.py: the verdict explain gave for a cell, and the one the peaks alone give."""
+"""bench/studies/gemm_verdicts.py: the verdict explain gave for a cell, and the one the peaks alone give."""
 
 import sys
 import unittest
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "studies"))
 import gemm_verdicts  # noqa: E402
 
 # Findings as report.json keeps them (fields shortened): the float16 cell's GEMM finding comes after

@@ -15,7 +15,7 @@ TESTS = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(TESTS.parent / "bench"))
 import history_benchmark  # noqa: E402
 
-BINARY = sys.argv.pop(1) if len(sys.argv) > 1 else "build/default/bench/ampbench"
+BINARY = sys.argv.pop(1) if len(sys.argv) > 1 else "build/default/cli/ampbench"
 REPORT = TESTS / "reports/fixtures/report-v1.json"
 
 

@@ -1,4 +1,4 @@
-"""bench/matched_state.py: paired and alone compared over the rounds of the same machine state."""
+"""bench/benchkit/matched_state.py: paired and alone compared over the rounds of the same machine state."""
 
 import statistics
 import sys
@@ -6,8 +6,7 @@ import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-import matched_state  # noqa: E402
-import side_by_side as sbs  # noqa: E402
+from benchkit import intervals, matched_state  # noqa: E402
 
 USUAL_PROBE = 1e-3
 MODES = ("fp32", "bf16")
@@ -128,7 +127,7 @@ class OverProcessesTest(unittest.TestCase):
     def test_a_workers_own_speed_widens_a_step_time_ratio_beyond_an_interval_over_rounds(self) -> None:
         paired, alone = self.workers(0.010), self.workers(0.010, first=3)
         over_processes = matched_state.ratio_of_medians_over_processes([paired], [alone])
-        over_rounds = sbs.bootstrap_ratio_of_medians([sum(paired.values(), [])], [sum(alone.values(), [])])
+        over_rounds = intervals.bootstrap_ratio_of_medians([sum(paired.values(), [])], [sum(alone.values(), [])])
         self.assertAlmostEqual(over_processes.value, over_rounds.value)
         # Resampling 3 workers can give the slowest three times over the fastest three times.
         self.assertLess(over_processes.low, 0.92)
@@ -160,11 +159,11 @@ class OverProcessesTest(unittest.TestCase):
 class RatioOfMediansTest(unittest.TestCase):
     def test_one_over_one_is_the_median_ratio(self) -> None:
         a, b = [1.0, 2.0, 3.0, 7.0], [2.0, 2.5, 9.0]
-        self.assertEqual(sbs.bootstrap_ratio_of_medians([a], [b]), sbs.bootstrap_median_ratio(a, b))
+        self.assertEqual(intervals.bootstrap_ratio_of_medians([a], [b]), intervals.bootstrap_median_ratio(a, b))
 
     def test_four_samples_give_the_ratio_of_two_ratios(self) -> None:
         a, b, c, d = [4.0, 4.0], [2.0, 2.0, 2.0], [1.0, 3.0, 5.0], [10.0]
-        ratio = sbs.bootstrap_ratio_of_medians([a, b], [c, d])
+        ratio = intervals.bootstrap_ratio_of_medians([a, b], [c, d])
         self.assertAlmostEqual(ratio.value, (4.0 * 2.0) / (3.0 * 10.0))
         self.assertLessEqual(ratio.low, ratio.value)
         self.assertGreaterEqual(ratio.high, ratio.value)
@@ -172,8 +171,8 @@ class RatioOfMediansTest(unittest.TestCase):
         self.assertLessEqual(ratio.high, 8.0 / 10.0)
 
     def test_an_empty_sample_gives_nan(self) -> None:
-        self.assertNotEqual(sbs.bootstrap_ratio_of_medians([[1.0], []], [[1.0]]).value,
-                            sbs.bootstrap_ratio_of_medians([[1.0], []], [[1.0]]).value)
+        self.assertNotEqual(intervals.bootstrap_ratio_of_medians([[1.0], []], [[1.0]]).value,
+                            intervals.bootstrap_ratio_of_medians([[1.0], []], [[1.0]]).value)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """The plain LibTorch loops ampbench's steps are held to, run as built: bare_loop_cell (validity.py's
-independent loop) and harness_overhead_benchmark in each mode (bench/native_training_step.h).
+independent loop) and harness_overhead_benchmark in each mode (bench/native_loop/native_training_step.h).
 
 Usage: native_loops_test.py BENCH_DIR (the folder of the built bench binaries)."""
 

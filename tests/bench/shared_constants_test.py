@@ -1,6 +1,6 @@
 """The Python benchmarks' copies of C++ constants hold the C++ values.
 
-bench/*.py re-implement a few of the report's rules to read its JSON (the slow-machine rule, the
+bench/benchkit re-implements a few of the report's rules to read its JSON (the slow-machine rule, the
 batch pool a paired worker cycles through); each such constant is pinned here to the constexpr it
 mirrors, read from the C++ source, so that a change on one side fails until the other follows.
 """
@@ -14,10 +14,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # (Python file, its constant) -> (C++ file, its constexpr).
 MIRRORED = {
-    ("bench/machine_state.py", "SLOW_MACHINE_FACTOR"): ("reports/include/ampbench/reports/derived_figures.h",
+    ("bench/benchkit/machine_state.py", "SLOW_MACHINE_FACTOR"): ("reports/include/ampbench/reports/derived_figures.h",
                                                         "kSlowMachineFactor"),
-    ("bench/machine_state.py", "USUAL_QUANTILE"): ("reports/src/slow_machine_rounds.cpp", "kUsualProbeQuantile"),
-    ("bench/side_by_side.py", "BATCH_POOL"): ("harness/src/measure/mode_session.cpp", "kBatchPool"),
+    ("bench/benchkit/machine_state.py", "USUAL_QUANTILE"): ("reports/src/stats/slow_machine_rounds.cpp", "kUsualProbeQuantile"),
+    ("bench/benchkit/python_loop.py", "BATCH_POOL"): ("harness/src/measure/mode_session.cpp", "kBatchPool"),
 }
 
 

@@ -9,15 +9,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import side_by_side as sbs  # noqa: E402
+from benchkit import intervals  # noqa: E402
 
 
 class BootstrapMedianRatioTest(unittest.TestCase):
     def test_constant_samples_give_a_point_interval(self) -> None:
-        ratio = sbs.bootstrap_median_ratio([2.0, 2.0, 2.0], [0.5, 0.5])
+        ratio = intervals.bootstrap_median_ratio([2.0, 2.0, 2.0], [0.5, 0.5])
         self.assertEqual((ratio.value, ratio.low, ratio.high), (4.0, 4.0, 4.0))
 
     def test_value_is_the_ratio_of_the_medians_and_lies_in_the_interval(self) -> None:
-        ratio = sbs.bootstrap_median_ratio([1.0, 2.0, 3.0, 4.0, 100.0], [1.0, 1.0, 2.0])
+        ratio = intervals.bootstrap_median_ratio([1.0, 2.0, 3.0, 4.0, 100.0], [1.0, 1.0, 2.0])
         self.assertEqual(ratio.value, 3.0)  # median 3 over median 1
         self.assertLessEqual(ratio.low, ratio.value)
         self.assertGreaterEqual(ratio.high, ratio.value)
@@ -26,28 +27,28 @@ class BootstrapMedianRatioTest(unittest.TestCase):
 
     def test_fixed_seed_is_reproducible(self) -> None:
         samples, others = [0.9, 1.0, 1.1, 1.3, 0.8, 1.05], [1.0, 1.2, 0.95, 1.1]
-        self.assertEqual(sbs.bootstrap_median_ratio(samples, others, seed=7),
-                         sbs.bootstrap_median_ratio(samples, others, seed=7))
+        self.assertEqual(intervals.bootstrap_median_ratio(samples, others, seed=7),
+                         intervals.bootstrap_median_ratio(samples, others, seed=7))
 
     def test_empty_side_gives_nan(self) -> None:
-        self.assertTrue(math.isnan(sbs.bootstrap_median_ratio([], [1.0]).value))
+        self.assertTrue(math.isnan(intervals.bootstrap_median_ratio([], [1.0]).value))
 
 
 class IntervalsTest(unittest.TestCase):
     def test_overlap(self) -> None:
-        self.assertTrue(sbs.intervals_overlap(sbs.Interval(1, 0, 2), sbs.Interval(2.5, 2, 3)))  # touching
-        self.assertTrue(sbs.intervals_overlap(sbs.Interval(1, 0, 4), sbs.Interval(2, 1, 3)))  # nested
-        self.assertFalse(sbs.intervals_overlap(sbs.Interval(1, 0, 2), sbs.Interval(3, 2.1, 4)))
+        self.assertTrue(intervals.intervals_overlap(intervals.Interval(1, 0, 2), intervals.Interval(2.5, 2, 3)))  # touching
+        self.assertTrue(intervals.intervals_overlap(intervals.Interval(1, 0, 4), intervals.Interval(2, 1, 3)))  # nested
+        self.assertFalse(intervals.intervals_overlap(intervals.Interval(1, 0, 2), intervals.Interval(3, 2.1, 4)))
 
     def test_non_finite_values_are_null_in_json(self) -> None:
-        self.assertEqual(sbs.Interval(math.nan, 1.0, math.inf).as_json(),
+        self.assertEqual(intervals.Interval(math.nan, 1.0, math.inf).as_json(),
                          {"value": None, "ci_low": 1.0, "ci_high": None})
 
 
 class VerdictTest(unittest.TestCase):
     def figures(self, ratio: float, target: float | None) -> sbs.CellFigures:
-        return sbs.CellFigures(1.0, 1.0, sbs.Interval(ratio, ratio, ratio), target, sbs.Interval(1, 0.9, 1.1),
-                               sbs.Interval(1.3, 1.15, 1.4))
+        return sbs.CellFigures(1.0, 1.0, intervals.Interval(ratio, ratio, ratio), target, intervals.Interval(1, 0.9, 1.1),
+                               intervals.Interval(1.3, 1.15, 1.4))
 
     def test_ratio_target_is_inclusive_and_optional(self) -> None:
         self.assertTrue(self.figures(1.02, 1.02).ratio_pass)

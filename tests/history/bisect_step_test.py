@@ -11,7 +11,7 @@ import unittest
 
 AMPBENCH, ROOT = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(ROOT, "bench"))
-from repeatability import slowed  # noqa: E402
+from benchkit.suite_runs import slowed  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from steady_host_ampbench import probe_level  # noqa: E402

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
@@ -99,7 +100,15 @@ TEST_F(HistoryCheck, ARawTimeThatMovedTheOtherWayDoesNotConfirm) {
   ASSERT_EQ(verdict_of(result, kSlow), HistoryVerdict::kInconclusive);
   for (const auto& cell : result.cells) {
     if (cell.cell != kSlow) continue;
-    EXPECT_NE(cell.reason.find("the raw step time moved the other way"), std::string::npos) << cell.reason;
+    ASSERT_FALSE(cell.reasons.empty());
+    const auto* reason = std::get_if<ampbench::reports::HistoryStepTimeReason>(&cell.reasons.back());
+    ASSERT_NE(reason, nullptr) << describe_reasons(cell);
+    EXPECT_EQ(reason->outcome, ampbench::reports::HistoryOutcome::kRawOtherWay);
+    EXPECT_EQ(reason->figure, "step_time_per_probe");
+    EXPECT_GT(reason->change, 0.0);
+    EXPECT_LT(*reason->raw_change, 0.0);
+    EXPECT_NE(describe_reasons(cell).find("the raw step time moved the other way"), std::string::npos)
+        << describe_reasons(cell);
   }
 }
 
@@ -136,10 +145,11 @@ TEST_F(HistoryCheck, RunsInAnotherStateOfTheHostAreLeftOutOfTheHistory) {
   for (const auto& cell : result.cells) {
     if (cell.cell != kSlow) continue;
     EXPECT_EQ(cell.history_runs, 17u);
-    EXPECT_NE(cell.reason.find("3 run(s) of the history left out: their machine probe took over 1.30x (or under "
-                               "1/1.30) the median of the runs around them"),
-              std::string::npos)
-        << cell.reason;
+    EXPECT_NE(
+        describe_reasons(cell).find("3 run(s) of the history left out: their machine probe took over 1.30x (or under "
+                                    "1/1.30) the median of the runs around them"),
+        std::string::npos)
+        << describe_reasons(cell);
   }
 }
 
@@ -194,9 +204,9 @@ double flag_start_change(const HistoryStore& store, double machine, double step_
     EXPECT_GT(cell.resolution->caught_from, cell.resolution->flags_beyond);
     change = *cell.step_time_change;
     const bool now = cell.verdict == HistoryVerdict::kNeedsConfirmation;
-    EXPECT_EQ(now, change > *resolution) << "at " << slowdown << ": " << cell.reason;
+    EXPECT_EQ(now, change > *resolution) << "at " << slowdown << ": " << describe_reasons(cell);
     if (now) {
-      EXPECT_EQ(cell.reason.rfind(judged_by, 0), 0u) << cell.reason;
+      EXPECT_EQ(describe_reasons(cell).rfind(judged_by, 0), 0u) << describe_reasons(cell);
     }
     return now;
   };

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
@@ -180,7 +181,13 @@ TEST(Check, DivergenceFailureNamesTheFigures) {
   const auto result = check_divergence(std::nullopt, divergence(0.15, 0.01, "diverged"));
   ASSERT_FALSE(result.passed);
   ASSERT_EQ(result.cells[0].reasons.size(), 1u);
-  EXPECT_EQ(result.cells[0].reasons[0],
+  const auto* reason = std::get_if<DivergenceReason>(&result.cells[0].reasons[0]);
+  ASSERT_NE(reason, nullptr);
+  EXPECT_EQ(reason->verdict, DivergenceVerdict::kDiverged);
+  EXPECT_FALSE(reason->baseline.has_value());
+  EXPECT_DOUBLE_EQ(reason->relative_difference, 0.15);
+  EXPECT_FALSE(reason->tolerance.has_value());
+  EXPECT_EQ(describe_reason(result.cells[0].reasons[0]),
             "eval loss 15.0% from fp32, noise floor 1.00% (15x): diverged (baseline: none)");
 }
 
@@ -205,7 +212,9 @@ TEST(Check, ACellThatFailsNowRegresses) {
   current.cells[0].error = "out of memory";
   const auto result = check(base, current);
   EXPECT_FALSE(result.passed);
-  EXPECT_EQ(result.cells[0].reasons[0], "failed in current: out of memory");
+  const auto* reason = std::get_if<NotComparableReason>(&result.cells[0].reasons[0]);
+  ASSERT_NE(reason, nullptr);
+  EXPECT_EQ(reason->note, "failed in current: out of memory");
 }
 
 TEST(EnvironmentMismatch, OtherHardwarePrecisionSettingsOrUntimedStepsAreNamed) {

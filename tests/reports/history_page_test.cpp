@@ -1,10 +1,12 @@
-// The history's Markdown page from a `history show` document: the testbed and its facts, one row
-// per series with its last value, the step its search finds (9 times in 10) and its change points
-// (magnitude and commit range); an empty history says so. (The HTML page is drawn in headless
-// Chromium: html_browser_test.cpp.)
-#include "ampbench/reports/history_page.h"
+// The history's pages from a `history show` document: the testbed and its facts, one row per series
+// with its last value, the step its search finds (9 times in 10) and its change points (magnitude
+// and commit range); an empty history says so; the JSON carries the same texts. (The HTML page is
+// drawn in headless Chromium: html_browser_test.cpp.)
+#include "ampbench/reports/history_show.h"
 
 #include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
 
 #include "sample_report.h"
 
@@ -13,7 +15,7 @@ namespace {
 using ampbench::reports::render_history_markdown;
 
 TEST(HistoryPage, MarkdownListsEverySeriesWithItsChangePoints) {
-  const auto page = render_history_markdown(ampbench::testing::sample_history_document());
+  const auto page = render_history_markdown(ampbench::testing::sample_history());
   EXPECT_NE(page.find("### Testbed cpu-test-0123abcd (fingerprint 0123abcd0123abcd, 6 runs)"), std::string::npos)
       << page;
   EXPECT_NE(page.find("- cpu_model: Test <CPU>\n"), std::string::npos) << page;
@@ -33,13 +35,28 @@ TEST(HistoryPage, MarkdownListsEverySeriesWithItsChangePoints) {
       << page;
 }
 
+TEST(HistoryPage, TheJsonCarriesThePagesTexts) {
+  const auto shown = nlohmann::json::parse(ampbench::reports::render_history_json(ampbench::testing::sample_history()));
+  EXPECT_EQ(shown["schema"], "ampbench.history-show/1");
+  const auto& series = shown["testbeds"][0]["series"][1];
+  EXPECT_EQ(series["unit"], "s");
+  EXPECT_EQ(series["last"], "1.92 ms [1.882 ms, 1.958 ms]");
+  EXPECT_EQ(series["detectable"], "12.3%");
+  EXPECT_EQ(series["runs"].size(), 6u);
+  EXPECT_TRUE(series["runs"][2]["other_host_state"].get<bool>());
+  EXPECT_EQ(series["change_points"][0]["description"], "-10.5% (2 ms -> 1.79 ms, p 0.0001)");
+  EXPECT_EQ(series["change_points"][0]["commits"], "c1..c2");
+  EXPECT_EQ(series["change_points"][1]["attribution"], "");
+  EXPECT_TRUE(shown["testbeds"][0]["series"][0]["detectable_change"].is_null());
+}
+
 TEST(HistoryPage, OneRunIsOneRun) {
-  auto shown = ampbench::testing::sample_history_document();
-  auto& testbed = shown["testbeds"][0];
-  testbed["runs"] = 1;
-  for (auto& series : testbed["series"]) {
-    series["runs"] = nlohmann::json::array({series["runs"][0]});
-    series["other_host_state_runs"] = 0;
+  auto shown = ampbench::testing::sample_history();
+  auto& testbed = shown.testbeds[0];
+  testbed.runs = 1;
+  for (auto& series : testbed.series) {
+    series.runs.resize(1);
+    series.other_host_state_runs = 0;
   }
   const auto page = render_history_markdown(shown);
   EXPECT_NE(page.find("(fingerprint 0123abcd0123abcd, 1 run)"), std::string::npos) << page;
@@ -48,7 +65,7 @@ TEST(HistoryPage, OneRunIsOneRun) {
 }
 
 TEST(HistoryPage, AnEmptyHistorySaysSo) {
-  const nlohmann::json empty = {{"schema", "ampbench.history-show/1"}, {"testbeds", nlohmann::json::array()}};
+  const ampbench::reports::HistoryShow empty;
   EXPECT_NE(render_history_markdown(empty).find("No runs stored."), std::string::npos);
   EXPECT_NE(ampbench::reports::render_history_html(empty).find("No runs stored."), std::string::npos);
 }

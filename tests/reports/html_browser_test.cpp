@@ -1,7 +1,7 @@
 // The HTML report in a real browser (headless Chromium): it renders to a screenshot, its script
 // finishes without an error (the page marks #ampbench-render-status with data-status="ok" only
 // then), and every chart is in the DOM. A page whose script throws is caught by the same check.
-#include "ampbench/reports/history_page.h"
+#include "ampbench/reports/history_show.h"
 #include "ampbench/reports/html.h"
 #include "ampbench/reports/run_series.h"
 
@@ -276,7 +276,7 @@ TEST_F(HtmlInBrowser, ComparisonPageWithNothingComparableStillRenders) {
 // the table, and drawn as text by the script.
 TEST_F(HtmlInBrowser, HistoryPageDrawsEverySeriesAndChangePoint) {
   const std::string dom =
-      rendered_dom(dir_, ampbench::reports::render_history_html(ampbench::testing::sample_history_document()));
+      rendered_dom(dir_, ampbench::reports::render_history_html(ampbench::testing::sample_history()));
   EXPECT_NE(dom.find("id=\"ampbench-render-status\" data-status=\"ok\""), std::string::npos) << dom.substr(0, 4000);
   EXPECT_EQ(count(dom, "data-chart=\"history-series\""), 2);
   EXPECT_EQ(count(dom, "class=\"history-point\""), 10);

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "ampbench/reports/stats.h"
-#include "distributions.h"
+#include "stats/distributions.h"
 
 namespace {
 

@@ -281,83 +281,47 @@ std::string report_read_error(const nlohmann::json& json) {
   return "(no error)";
 }
 
-nlohmann::json sample_history_document() {
+reports::HistoryShow sample_history() {
+  using reports::HistoryChange;
+  using reports::HistorySeries;
+  using reports::SeriesUnit;
   // `other_host_state`: the index of a run the host spent in another state, if any.
-  const auto runs = [](const std::vector<double>& values, std::size_t other_host_state = 99) {
-    nlohmann::json out = nlohmann::json::array();
+  const auto runs = [](const std::vector<double>& values, std::size_t other_host_state) {
+    std::vector<reports::HistoryRun> out;
     for (std::size_t i = 0; i < values.size(); ++i) {
-      out.push_back({{"run", i + 1},
-                     {"commit", "c" + std::to_string(i + 1)},
-                     {"branch", "main"},
-                     {"started_utc", "2026-11-26T05:00:00Z"},
-                     {"value", values[i]},
-                     {"ci_low", 0.98 * values[i]},
-                     {"ci_high", 1.02 * values[i]},
-                     {"other_host_state", i == other_host_state}});
+      const auto run = static_cast<std::int64_t>(i + 1);
+      out.push_back({run, "c" + std::to_string(run), "main", "2026-11-26T05:00:00Z", values[i], 0.98 * values[i],
+                     1.02 * values[i], i == other_host_state});
     }
     return out;
   };
-  return {{"schema", "ampbench.history-show/1"},
-          {"testbeds",
-           {{{"name", "cpu-test-0123abcd"},
-             {"fingerprint", "0123abcd0123abcd"},
-             {"runs", 6},
-             {"facts", {{"cpu_model", "Test <CPU>"}, {"threads", "2"}}},
-             {"series",
-              {{{"cell", "net<1>/bf16/cpu/default"},
-                {"figure", "step_time_per_probe"},
-                {"unit", ""},
-                {"last", "1.08 [1.058, 1.102]"},
-                {"runs", runs({1.0, 1.01, 1.3, 0.99, 1.08, 1.08}, 2)},
-                {"other_host_state_runs", 1},
-                {"detectable_change", nullptr},  // one run since its change point: too few to say
-                {"detectable_within_runs", 10},
-                {"detectable", ""},
-                {"change_points",
-                 {{{"run", 5},
-                   {"previous_run", 4},
-                   {"found_at_run", 6},
-                   {"magnitude", 0.08},
-                   {"p_value", 1e-5},
-                   {"before", 1.0},
-                   {"after", 1.08},
-                   {"description", "+8.0% (1 -> 1.08, p 1e-05)"},
-                   {"attribution", ""},
-                   {"commits", "c4..c5"}}}}},
-               {{"cell", "net<1>/bf16/cpu/default"},
-                {"figure", "step_time_s"},
-                {"unit", "s"},
-                {"last", "1.92 ms [1.882 ms, 1.958 ms]"},
-                {"runs", runs({2e-3, 1.8e-3, 2.6e-3, 1.78e-3, 1.92e-3, 1.92e-3}, 2)},
-                {"other_host_state_runs", 1},
-                {"detectable_change", 0.123},
-                {"detectable_within_runs", 10},
-                {"detectable", "12.3%"},
-                // The host got faster at run 2 (the probe with it), spent run 3 in its other state, and the code
-                // got slower at run 5.
-                {"change_points",
-                 {{{"run", 2},
-                   {"previous_run", 1},
-                   {"found_at_run", 6},
-                   {"magnitude", -0.105},
-                   {"p_value", 1e-4},
-                   {"before", 2e-3},
-                   {"after", 1.79e-3},
-                   {"description", "-10.5% (2 ms -> 1.79 ms, p 0.0001)"},
-                   {"attribution",
-                    "the machine's: the probe moved with it, the step time per probe only +0.5% (p 0.62) over "
-                    "the same runs"},
-                   {"commits", "c1..c2"}},
-                  {{"run", 5},
-                   {"previous_run", 4},
-                   {"found_at_run", 6},
-                   {"magnitude", 0.08},
-                   {"p_value", 1e-5},
-                   {"before", 1.78e-3},
-                   {"after", 1.92e-3},
-                   {"description", "+8.0% (1.78 ms -> 1.92 ms, p 1e-05)"},
-                   {"attribution", ""},
-                   {"commits", "c4..c5"}}}}}}}}}}};
+  HistorySeries per_probe{"net<1>/bf16/cpu/default",
+                          "step_time_per_probe",
+                          SeriesUnit::kPlain,
+                          true,
+                          runs({1.0, 1.01, 1.3, 0.99, 1.08, 1.08}, 2),
+                          {},
+                          1,
+                          std::nullopt,  // one run since its change point: too few to say
+                          10};
+  per_probe.change_points.push_back(HistoryChange{5, 4, 6, 0.08, 1e-5, 1.0, 1.08, std::nullopt, "c4", "c5"});
+  HistorySeries step_time{"net<1>/bf16/cpu/default",
+                          "step_time_s",
+                          SeriesUnit::kSeconds,
+                          true,
+                          runs({2e-3, 1.8e-3, 2.6e-3, 1.78e-3, 1.92e-3, 1.92e-3}, 2),
+                          {},
+                          1,
+                          0.123,
+                          10};
+  // The host got faster at run 2 (the probe with it), spent run 3 in its other state, and the code
+  // got slower at run 5.
+  step_time.change_points.push_back(
+      HistoryChange{2, 1, 6, -0.105, 1e-4, 2e-3, 1.79e-3, reports::MachineAttribution{0.005, 0.62}, "c1", "c2"});
+  step_time.change_points.push_back(HistoryChange{5, 4, 6, 0.08, 1e-5, 1.78e-3, 1.92e-3, std::nullopt, "c4", "c5"});
+  const reports::Testbed testbed{
+      "cpu-test-0123abcd", "0123abcd0123abcd", {{"cpu_model", "Test <CPU>"}, {"threads", "2"}}};
+  return {{reports::HistoryTestbed{testbed, 6, {per_probe, step_time}}}};
 }
 
 }  // namespace ampbench::testing

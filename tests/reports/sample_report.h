@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "ampbench/reports/history_show.h"
 #include "ampbench/reports/report.h"
 
 namespace ampbench::testing {
@@ -31,9 +32,10 @@ namespace ampbench::testing {
 
 [[nodiscard]] reports::Report make_sample_report();
 
-// A `history show --format json` document, by hand: one testbed whose cell name needs escaping,
-// two series of five runs, the first with a change point at its fourth run.
-[[nodiscard]] nlohmann::json sample_history_document();
+// A `history show` document, by hand: one testbed whose cell name needs escaping, two series of six
+// runs each with a run in the host's other state; the step time per probe changes at run 5, the
+// raw step time at run 2 (the machine's) and at run 5.
+[[nodiscard]] reports::HistoryShow sample_history();
 
 // The report as if cells[cell]'s every step had taken `factor` times as long, with every figure
 // derived from the steps (its summary, the speedups) recomputed, as a run would have written them.

@@ -1,6 +1,6 @@
 // Statistics at the largest size a report may hold (kMaxStepSamplesPerCell step times per cell):
 // the bootstrap must stay cheap and right. Registered with a tight CTest timeout, so "finishes" is
-// asserted there; the speed itself is measured by bench/reports_scale_benchmark.cpp.
+// asserted there; the speed itself is measured by bench/microbenchmarks/reports_scale_benchmark.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>

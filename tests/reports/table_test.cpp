@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <sstream>
 
-#include "format.h"
 #include "golden.h"
+#include "render/format.h"
+#include "render/text_table.h"
 #include "sample_report.h"
-#include "text_table.h"
 
 namespace {
 

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "ampbench/history/history_store.h"
+#include "ampbench/reports/history_verdicts.h"
 
 namespace ampbench::history {
 
@@ -47,41 +48,12 @@ struct HistoryCheckOptions {
   std::string cell;  // judge only this cell; empty: every cell
 };
 
-// "unchanged", "improved", "inconclusive", "regressed", "needs confirmation", "not compared".
-enum class HistoryVerdict { kUnchanged, kImproved, kInconclusive, kRegressed, kNeedsConfirmation, kNotCompared };
-[[nodiscard]] const char* to_string(HistoryVerdict verdict);
-
-// What one run can tell of a cell's step time against its history, from the spread of what the
-// history predicts for the run (its t distribution): the change beyond which the run is flagged
-// (p < alpha and beyond max_slowdown; in the per-probe test the raw time must also move beyond
-// max_slowdown, which a change of the code with the probe unchanged does), and the change a run is
-// flagged for 9 times in 10. A CI job reads in them what its runner can catch: on a shared
-// 2-core CPU, +11% to +22% by cell against 20 runs.
-struct StepTimeResolution {
-  double flags_beyond = 0.0;  // relative: 0.093 is +9.3%
-  double caught_from = 0.0;   // 9 runs in 10 are flagged from this change on
-};
-
-struct HistoryCellCheck {
-  std::string cell;
-  HistoryVerdict verdict = HistoryVerdict::kUnchanged;
-  std::string reason;  // the figures behind it, for people
-  std::size_t history_runs = 0;
-  // Where the step time was judged: the change the test saw (per probe, or at the run's probe
-  // with the cell's slope), against which the resolution is read.
-  std::optional<double> step_time_change;
-  std::optional<StepTimeResolution> resolution;
-};
-
-struct HistoryCheckResult {
-  Testbed testbed;  // the run's own facts, under the name judged against
-  // Judged by name (--testbed) against a testbed made from other facts: where they differ.
-  std::vector<FactDifference> differing_facts;
-  std::vector<HistoryCellCheck> cells;
-  int regressed = 0;
-  int needs_confirmation = 0;
-  bool passed = true;  // no cell regressed or needs confirmation
-};
+// The verdicts are the document's types (reports/history_verdicts.h): the history decides them,
+// the renderers there print them.
+using reports::HistoryCellCheck;
+using reports::HistoryCheckResult;
+using reports::HistoryVerdict;
+using reports::StepTimeResolution;
 
 // Judges `current` (and, when given, its rerun) against the store's history of the testbed named
 // `testbed` (empty: the current run's own). Runs already stored with the same content as `current`
@@ -90,16 +62,5 @@ struct HistoryCheckResult {
 [[nodiscard]] HistoryCheckResult check_against_history(const HistoryStore& store, const reports::Report& current,
                                                        const reports::Report* rerun, const std::string& testbed,
                                                        const HistoryCheckOptions& options);
-
-// The verdicts for people: every cell that is not unchanged with its reason, then "PASS" or
-// "FAIL" or "NEEDS CONFIRMATION" with the counts. Markdown for a job summary.
-[[nodiscard]] std::string render_history_check_text(const HistoryCheckResult& result);
-[[nodiscard]] std::string render_history_check_markdown(const HistoryCheckResult& result);
-// For programs: {"verdict": "pass" | "needs confirmation" | "fail" (exit 0, 4, 1), "regressed",
-// "needs_confirmation", "testbed": {name, fingerprint, facts}, "differing_facts": [{fact, testbed,
-// run}], "cells": [{cell, verdict, reason,
-// history_runs, step_time_change, flags_beyond, caught_from}]}; the last three relative (0.093 is
-// +9.3%) and null where the cell's step time was not judged.
-[[nodiscard]] std::string render_history_check_json(const HistoryCheckResult& result);
 
 }  // namespace ampbench::history

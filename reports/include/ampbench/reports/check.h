@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ampbench/reports/check_reason.h"
 #include "ampbench/reports/compare.h"
 #include "ampbench/reports/report.h"
 
@@ -22,7 +23,7 @@ struct CheckOptions {
   bool strict = false;  // cells missing from either report (or failed in both) fail the check
 };
 
-// The rules, per matched cell (see check.cpp for the wording of each reason):
+// The rules, per matched cell (each reason a CheckReason, check_reason.h):
 // - step time, when both cells have interleaved rounds: each round's median divided by the same
 //   round's machine probe, reduced to one value per worker process (replicate) when a run had
 //   several, compared by Welch's t test on logs, and the same for the raw round medians. It
@@ -55,7 +56,7 @@ enum class Verdict { kPass, kImproved, kInconclusive, kRegressed, kMissing, kNot
 struct CellCheck {
   CellKey key;
   Verdict verdict = Verdict::kPass;
-  std::vector<std::string> reasons;  // the figures behind a regression or improvement, or notes
+  std::vector<CheckReason> reasons;  // the figures behind a regression or improvement, or notes
 };
 
 struct CheckResult {

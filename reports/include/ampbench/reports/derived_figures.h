@@ -11,7 +11,8 @@ namespace ampbench::reports {
 // A round whose machine probe took more than this many times the run's usual probe time ran while
 // the machine was in a slower state; it is left out of the speedup. Measured on a shared 2-core VM
 // (docs/performance.md, "the host's two states"): the probe's rounds fall in two clusters, at
-// 1.0-1.1x and 1.4-1.6x the usual time, and the slower state changes the speedup itself.
+// 1.0-1.1x and 1.4-1.6x the usual time, and the slower state changes the speedup itself
+// (bench/studies/host_states.py measures the states on a machine).
 inline constexpr double kSlowMachineFactor = 1.3;
 
 // From cell.step_times_s and its rounds' step_round: the median of each round, the step-time

@@ -48,7 +48,7 @@ struct SeriesPoint {
   // baseline itself.
   std::optional<CellComparison> against_baseline;
   std::optional<Verdict> verdict;
-  std::vector<std::string> reasons;
+  std::vector<CheckReason> reasons;
 };
 
 struct CellSeries {

@@ -1,0 +1,69 @@
+// The check's verdict as text for the terminal and CI log, and as Markdown for a job summary.
+#include "ampbench/reports/check.h"
+#include "render/format.h"
+#include "render/markdown_table.h"
+
+namespace ampbench::reports {
+
+std::string describe_check_options(const CheckOptions& options) {
+  std::string text = "max slowdown " + format_percent(options.max_slowdown, false) + ", max memory growth " +
+                     format_percent(options.max_memory_growth, false);
+  if (options.max_divergence) text += ", max divergence " + format_percent(*options.max_divergence, false);
+  return text + ", alpha " + detail::format_general(options.alpha) + (options.strict ? ", strict" : "");
+}
+
+std::string check_summary_line(const CheckResult& result, const CheckOptions& options) {
+  std::string line = std::string(result.passed ? "PASS" : "FAIL") + ": " + std::to_string(result.regressed) + " of " +
+                     std::to_string(result.cells.size()) + " cells regressed";
+  if (result.inconclusive > 0) {
+    line += ", " + std::to_string(result.inconclusive) + " inconclusive (beyond the threshold within the noise)";
+  }
+  if (result.missing > 0) {
+    line += ", " + std::to_string(result.missing) + " missing or not compared" +
+            (options.strict ? "" : " (not failing without --strict)");
+  }
+  line += " (" + describe_check_options(options) + ")";
+  if (result.compared_by_steps > 0) {
+    line += "\n" + std::to_string(result.compared_by_steps) +
+            " cells compared step by step with the U test (a report without interleaved rounds, or with another "
+            "machine probe, from an older ampbench): that cannot tell machine drift from a code change";
+  }
+  return line;
+}
+
+namespace {
+
+// Regressions first: they are what the reader of a failed CI job is looking for; then what the
+// gate could not decide.
+constexpr Verdict kVerdictOrder[] = {Verdict::kRegressed,   Verdict::kInconclusive, Verdict::kMissing,
+                                     Verdict::kNotCompared, Verdict::kImproved,     Verdict::kPass};
+
+}  // namespace
+
+std::string render_check_text(const CheckResult& result, const CheckOptions& options) {
+  std::string out;
+  for (const auto verdict : kVerdictOrder) {
+    for (const auto& cell : result.cells) {
+      if (cell.verdict != verdict) continue;
+      const std::string label = verdict == Verdict::kRegressed ? "REGRESSED" : to_string(verdict);
+      out += label + "  " + cell.key.label() + "\n";
+      for (const auto& reason : cell.reasons) out += "    " + detail::one_line(describe_reason(reason), 400) + "\n";
+    }
+  }
+  return out + check_summary_line(result, options) + "\n";
+}
+
+std::string render_check_markdown(const CheckResult& result, const CheckOptions& options) {
+  detail::MarkdownTable table({"cell", "verdict", "details"});
+  for (const auto verdict : kVerdictOrder) {
+    for (const auto& cell : result.cells) {
+      if (cell.verdict != verdict) continue;
+      table.add_row({cell.key.label(), verdict == Verdict::kRegressed ? "**regressed**" : to_string(verdict),
+                     joined(describe_reasons(cell.reasons), "; ")});
+    }
+  }
+  return std::string("### ampbench check: ") + (result.passed ? "PASS" : "FAIL") + "\n\n" + table.render() + "\n" +
+         check_summary_line(result, options) + "\n";
+}
+
+}  // namespace ampbench::reports

@@ -1,0 +1,47 @@
+#include "ampbench/reports/table.h"
+
+#include "ampbench/reports/explain.h"
+#include "render/data_parallel_rows.h"
+#include "render/format.h"
+#include "render/summary_rows.h"
+#include "render/text_table.h"
+
+namespace ampbench::reports {
+
+namespace {
+
+std::string data_parallel_section(const Report& report) {
+  const auto parallel = detail::data_parallel_table(report);
+  if (parallel.rows.empty()) return "";
+  detail::TextTable table(parallel.header);
+  for (const auto& row : parallel.rows) table.add_row(row);
+  return "\nData parallel\n" + table.render() + detail::data_parallel_note() + "\n";
+}
+
+}  // namespace
+
+std::string render_table(const Report& report) {
+  const bool with_ranks = detail::with_ranks_column(report);
+  detail::TextTable table(detail::summary_header(with_ranks));
+  for (const auto& cell : report.cells) {
+    auto row = detail::summary_row(cell, with_ranks);
+    if (row.failed) {
+      table.add_spanning_row(std::move(row.cells), "FAILED: " + detail::one_line(row.error, kTableErrorWidth));
+    } else {
+      table.add_row(std::move(row.cells));
+    }
+  }
+  std::string out = table.render();
+  if (const auto peaks = detail::gemm_peaks_note(report.environment); !peaks.empty()) out += peaks + "\n";
+  if (const auto note = detail::failed_cells_note(report); !note.empty()) out += note + "\n";
+  if (const auto note = detail::reruns_note(report); !note.empty()) out += note + "\n";
+  if (const auto note = detail::allocator_note(report.environment); !note.empty()) out += note + "\n";
+  if (const auto note = detail::slow_machine_note(report); !note.empty()) out += note + "\n";
+  if (const auto note = detail::gpu_verification_note(report); !note.empty()) out += note + "\n";
+  if (const auto note = detail::counted_flops_note(report); !note.empty()) out += note + "\n";
+  out += data_parallel_section(report);
+  if (!report.explanation.empty()) out += "\nWhy\n" + render_why_text(report.explanation);
+  return out;
+}
+
+}  // namespace ampbench::reports
