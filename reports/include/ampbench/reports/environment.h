@@ -100,4 +100,7 @@ void from_json(const nlohmann::json& in, AllocatorRecord& allocator);
 void to_json(nlohmann::json& out, const Environment& environment);
 void from_json(const nlohmann::json& in, Environment& environment);
 
+// The environment for people (`ampbench env`): the stack's versions, the CPU and every device.
+[[nodiscard]] std::string render_environment_text(const Environment& env);
+
 }  // namespace ampbench::reports
