@@ -1,8 +1,8 @@
 // `ampbench check --baseline BASE.json --current CUR.json`: the CI gate. Exit 0 on pass, 1 when a
 // cell regressed (significant and beyond its threshold), 2 on bad input, including reports from
 // different hardware or precision settings unless --allow-env-mismatch, or of different world sizes
-// (--ranks) unless --allow-different-ranks. --md and --html write the verdict for a job summary and
-// the comparison page for a reviewer.
+// (--ranks) unless --allow-different-ranks. --format json prints the verdicts for a program; --md
+// and --html write them for a job summary and the comparison page for a reviewer.
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -24,6 +24,7 @@ struct CheckFlags {
   bool strict = false;
   bool allow_env_mismatch = false;
   bool allow_different_ranks = false;
+  std::string format = "text";
   std::string markdown;
   std::string html;
 };
@@ -39,6 +40,7 @@ std::string cells_of(const reports::RunSeries& series, std::size_t run) {
 }
 
 int check(const CheckFlags& flags) {
+  require_text_or_json(flags.format);
   auto options = check_options_from(flags.thresholds);
   options.strict = flags.strict;
   std::vector<reports::SeriesInput> runs;
@@ -62,7 +64,8 @@ int check(const CheckFlags& flags) {
   write_output_files(
       {{"--md", flags.markdown, flags.markdown.empty() ? "" : reports::render_check_markdown(result, options)},
        {"--html", flags.html, flags.html.empty() ? "" : reports::render_series_html(series, true)}});
-  print_to_stdout(reports::render_check_text(result, options));
+  print_to_stdout(flags.format == "json" ? reports::render_check_json(result, options)
+                                         : reports::render_check_text(result, options));
   return result.passed ? kExitSuccess : kExitRegression;
 }
 
@@ -78,6 +81,8 @@ Action add_check_command(CLI::App& app) {
   command->add_flag("--allow-env-mismatch", flags->allow_env_mismatch,
                     "Check reports from different hardware or precision settings anyway");
   add_allow_different_ranks_flag(*command, flags->allow_different_ranks);
+  command->add_option("--format", flags->format,
+                      "text or json (the verdicts for a program; the exit code is the same)");
   command->add_option("--md", flags->markdown, "Also write the verdict as Markdown to FILE (for $GITHUB_STEP_SUMMARY)");
   command->add_option("--html", flags->html,
                       "Also write the comparison page (HTML, self-contained) with the gate's verdicts to FILE");

@@ -5,23 +5,14 @@
 // exit 2, and nothing stored.
 #include <algorithm>
 #include <fstream>
-#include <iomanip>
-#include <iterator>
-#include <limits>
-#include <map>
 #include <memory>
-#include <set>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "ampbench/history/exported_runs.h"
 #include "ampbench/history/history_check.h"
 #include "ampbench/history/history_show.h"
 #include "ampbench/history/history_store.h"
-#include "ampbench/history/host_state.h"
-#include "ampbench/reports/counted.h"
-#include "ampbench/reports/text_format.h"
+#include "ampbench/history/history_stored.h"
 #include "commands.h"
 #include "exit_codes.h"
 #include "report_inputs.h"
@@ -52,7 +43,7 @@ struct HistoryFlags {
   std::string max_memory_growth = "5%";
   std::string alpha = "0.01";
   std::string markdown;                        // check's verdicts, show's series
-  std::string html;                            // show's page
+  std::string html;                            // show's page, check's verdicts
   std::int64_t before_run = 0;                 // 0: not bisecting
   std::string figure = "step_time_per_probe";  // bisect
 };
@@ -66,33 +57,14 @@ int add(const HistoryFlags& flags) {
   std::vector<reports::Report> runs;
   for (const auto& path : flags.reports) runs.push_back(load_report_input(path, "history add"));
   history::HistoryStore store(database(flags), history::HistoryStore::Access::kWrite);
-  std::string out;
+  std::vector<reports::StoredReport> stored;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const history::RunMetadata metadata{flags.commit, flags.branch, flags.testbed,
                                         std::filesystem::path(flags.reports[i]).filename().string()};
     const auto added = store.add(runs[i], history::report_digest(runs[i]), metadata);
-    if (added.duplicate) {
-      out += flags.reports[i] + ": already stored as run " + std::to_string(added.run_id) + "; not added again\n";
-      continue;
-    }
-    out += flags.reports[i] + ": run " + std::to_string(added.run_id) + " of testbed " + added.testbed.name + ", " +
-           std::to_string(added.cells) + " cells\n";
-    if (!added.differing_facts.empty()) {
-      out += "  " + reports::other_facts_note(added.testbed.name, added.differing_facts) +
-             "; its runs and this one are compared all the same\n";
-    }
-    for (const auto& change : added.change_points) {
-      const auto cause = history::attribution_of(store, added.testbed.name, change);
-      const auto& found = change.change;
-      out += "  change point: " + change.cell + " " + std::string(history::to_string(change.figure)) + " " +
-             reports::describe_change(history::unit_of(change.figure),
-                                      history::change_scale(change.figure) == history::ChangeScale::kRelative,
-                                      found.magnitude, found.before, found.after, found.p_value) +
-             " from run " + std::to_string(change.run_id) +
-             (cause ? "; " + reports::describe_attribution(*cause) : "") + "\n";
-    }
+    stored.push_back(history::stored_report(store, flags.reports[i], added));
   }
-  print_to_stdout(out);
+  print_to_stdout(reports::render_stored_reports_text(stored));
   return kExitSuccess;
 }
 
@@ -109,15 +81,8 @@ std::vector<history::Figure> figures_of(const HistoryFlags& flags) {
   return out;
 }
 
-// show's and check's --format, refused before anything is read.
-void check_format(const HistoryFlags& flags) {
-  if (flags.format != "text" && flags.format != "json") {
-    throw UsageError("--format: expected 'text' or 'json', got '" + flags.format + "'");
-  }
-}
-
 int show(const HistoryFlags& flags) {
-  check_format(flags);
+  require_text_or_json(flags.format);
   figures_of(flags);  // an unknown --figure is refused before the database is opened
   const history::HistoryStore store(database(flags), history::HistoryStore::Access::kRead);
   auto testbeds = store.testbeds();
@@ -160,28 +125,13 @@ int import_runs(const HistoryFlags& flags) {
   // The whole file is read first: a bad line leaves the database as it was, or not made at all.
   const auto runs = history::read_exported_runs(text.str(), flags.in);
   history::HistoryStore store(database(flags), history::HistoryStore::Access::kWrite);
-  std::size_t added = 0;
-  // Runs filed under a stored testbed of other facts, counted by note: one line for each.
-  std::map<std::string, std::size_t> filed_under_other_facts;
-  for (const auto& run : store.import_runs(runs)) {
-    if (run.duplicate) continue;
-    ++added;
-    if (!run.differing_facts.empty()) {
-      ++filed_under_other_facts[reports::other_facts_note(run.testbed.name, run.differing_facts)];
-    }
-  }
-  const auto stored_before = runs.size() - added;
-  std::string out = flags.in + ": " + reports::counted(added, "run", "runs") + " added" +
-                    (stored_before > 0 ? ", " + std::to_string(stored_before) + " already stored" : "") + "\n";
-  for (const auto& [note, count] : filed_under_other_facts) {
-    out += "  " + note + "; " + reports::counted(count, "run", "runs") + " of the file filed under it all the same\n";
-  }
-  print_to_stdout(out);
+  print_to_stdout(
+      reports::render_imported_text(history::imported_file(flags.in, runs.size(), store.import_runs(runs))));
   return kExitSuccess;
 }
 
 int check(const HistoryFlags& flags) {
-  check_format(flags);
+  require_text_or_json(flags.format);
   history::HistoryCheckOptions options;
   options.window = flags.window;
   options.min_runs = flags.min_runs;
@@ -199,7 +149,8 @@ int check(const HistoryFlags& flags) {
   const history::HistoryStore store(database(flags), history::HistoryStore::Access::kRead);
   const auto result = history::check_against_history(store, current, rerun ? &*rerun : nullptr, flags.testbed, options);
   write_output_files(
-      {{"--md", flags.markdown, flags.markdown.empty() ? "" : reports::render_history_check_markdown(result)}});
+      {{"--md", flags.markdown, flags.markdown.empty() ? "" : reports::render_history_check_markdown(result)},
+       {"--html", flags.html, flags.html.empty() ? "" : reports::render_history_check_html(result)}});
   print_to_stdout(flags.format == "json" ? reports::render_history_check_json(result)
                                          : reports::render_history_check_text(result));
   if (result.regressed > 0) return kExitRegression;
@@ -324,6 +275,7 @@ CLI::App* add_history_check(CLI::App& history, HistoryFlags& flags) {
   check_command->add_option("--format", flags.format,
                             "text or json (the verdicts for a program; the exit code is the same)");
   check_command->add_option("--md", flags.markdown, "Also write the verdicts as Markdown to FILE");
+  check_command->add_option("--html", flags.html, "Also write the verdicts as a self-contained HTML page to FILE");
   check_command->add_option("--cell", flags.cell, "Judge only this cell");
   check_command->add_option("--before-run", flags.before_run,
                             "Judge against the runs before this run id (bisecting the change point there)");

@@ -70,6 +70,12 @@ void print_to_stdout(const std::string& text) {
   }
 }
 
+void require_text_or_json(const std::string& format) {
+  if (format != "text" && format != "json") {
+    throw UsageError("--format: expected 'text' or 'json', got '" + format + "'");
+  }
+}
+
 double parse_fraction(const std::string& text, const std::string& flag) {
   const bool percent = !text.empty() && text.back() == '%';
   const std::string number = percent ? text.substr(0, text.size() - 1) : text;

@@ -31,6 +31,10 @@ void write_output_file(const std::string& path, const std::string& content, cons
 // (a full disk, a closed pipe, > /dev/full): a command whose output is lost must not exit 0.
 void print_to_stdout(const std::string& text);
 
+// A --format value: "text" or "json"; a UsageError naming the flag otherwise. Checked before any
+// input is read.
+void require_text_or_json(const std::string& format);
+
 // "5%" -> 0.05, "0.05" -> 0.05; a UsageError naming the flag for anything else, a negative value,
 // or a bare number above 1 (a forgotten percent sign).
 [[nodiscard]] double parse_fraction(const std::string& text, const std::string& flag);

@@ -360,6 +360,18 @@ Judged judge_cell(const HistoryStore& store, const Scope& scope, const CellFigur
   return judged;
 }
 
+// The two-run protocol's false-alarm rate is the square of one run's only for two independent runs
+// of the same code on the same kind of machine.
+void require_independent_rerun(const reports::Report& current, const Testbed& testbed, const reports::Report& rerun) {
+  if (report_digest(rerun) == report_digest(current)) {
+    throw HistoryError("--rerun: the same report as the run judged; a rerun is a second run of the suite");
+  }
+  if (const auto differences = differing_facts(testbed, testbed_of(rerun)); !differences.empty()) {
+    throw HistoryError("--rerun: a run on another testbed than the run judged (" + describe_differences(differences) +
+                       ")");
+  }
+}
+
 }  // namespace
 
 HistoryCheckResult check_against_history(const HistoryStore& store, const reports::Report& current,
@@ -367,17 +379,7 @@ HistoryCheckResult check_against_history(const HistoryStore& store, const report
                                          const HistoryCheckOptions& options) {
   HistoryCheckResult result;
   result.testbed = testbed_of(current, testbed_name);
-  // The two-run protocol's false-alarm rate is the square of one run's only for two independent runs
-  // of the same code on the same kind of machine.
-  if (rerun != nullptr) {
-    if (report_digest(*rerun) == report_digest(current)) {
-      throw HistoryError("--rerun: the same report as the run judged; a rerun is a second run of the suite");
-    }
-    if (const auto differences = differing_facts(result.testbed, testbed_of(*rerun)); !differences.empty()) {
-      throw HistoryError("--rerun: a run on another testbed than the run judged (" + describe_differences(differences) +
-                         ")");
-    }
-  }
+  if (rerun != nullptr) require_independent_rerun(current, result.testbed, *rerun);
   const auto row = store.testbed_named(result.testbed.name);
   if (!row || row->runs == 0) {
     throw HistoryError("no runs of testbed " + result.testbed.name + " in the history (history add stores some)");

@@ -231,11 +231,20 @@ TEST_F(HistoryCommand, CheckExitsZeroFourOrOneAndRefusesBadThresholds) {
 
   const auto slow = report(51, 1.2);
   const auto md = (dir_ / "verdict.md").string();
-  const auto once = ampbench_cli({"history", "check", slow, "--db", db(), "--md", md});
+  const auto html = (dir_ / "verdict.html").string();
+  const auto once = ampbench_cli({"history", "check", slow, "--db", db(), "--md", md, "--html", html});
   EXPECT_EQ(once.exit_code, 4) << once.out << once.err;
   EXPECT_NE(once.out.find("simple_cnn/bf16/cpu/default: needs confirmation"), std::string::npos) << once.out;
   EXPECT_NE(read_bytes(md).find("| simple_cnn/bf16/cpu/default | needs confirmation | 8 |"), std::string::npos)
       << read_bytes(md);
+  // The page holds the same table as the Markdown, escaped, and the run's verdict first.
+  const auto verdict_page = read_bytes(html);
+  EXPECT_NE(verdict_page.find("data-verdict=\"needs confirmation\"><strong>NEEDS CONFIRMATION: 0 of "),
+            std::string::npos)
+      << verdict_page;
+  EXPECT_NE(verdict_page.find("<tr><td>simple_cnn/bf16/cpu/default</td><td>needs confirmation</td><td>8</td>"),
+            std::string::npos)
+      << verdict_page;
   const auto twice = ampbench_cli({"history", "check", slow, "--rerun", report(52, 1.2), "--db", db()});
   EXPECT_EQ(twice.exit_code, 1) << twice.out << twice.err;
   EXPECT_NE(twice.out.find("FAIL: "), std::string::npos) << twice.out;

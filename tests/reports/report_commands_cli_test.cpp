@@ -126,6 +126,31 @@ TEST_F(ReportCommands, CheckFailsOnARegressionAndNamesIt) {
   EXPECT_EQ(ampbench_cli({"check", "--baseline", good_, "--current", current, "--max-slowdown", "25%"}).exit_code, 0);
 }
 
+// --format json: the same verdicts for a program, each reason with a stable id beside its words,
+// and the same exit code; an unknown format is refused before any report is read.
+TEST_F(ReportCommands, CheckPrintsItsVerdictsAsJsonForAProgram) {
+  const auto slower = ampbench::testing::with_slower_steps(make_sample_report(), 0, 1.2);
+  const auto current = (dir_ / "slower.json").string();
+  ampbench::reports::write_report_atomically(slower, current);
+  const auto result = ampbench_cli({"check", "--baseline", good_, "--current", current, "--format", "json"});
+  EXPECT_EQ(result.exit_code, 1) << result.out << result.err;
+  const auto json = nlohmann::json::parse(result.out);
+  EXPECT_EQ(json["schema"], "ampbench.check/1");
+  EXPECT_EQ(json["verdict"], "fail");
+  EXPECT_EQ(json["regressed"], 1);
+  EXPECT_EQ(json["thresholds"]["max_slowdown"], 0.05);
+  EXPECT_TRUE(json["thresholds"]["max_divergence"].is_null());
+  const auto& first = json["cells"][0];
+  EXPECT_EQ(first["cell"], "simple_net/fp32/cpu/default");
+  EXPECT_EQ(first["verdict"], "regressed");
+  EXPECT_EQ(first["reasons"][0]["id"], "step_time_regressed") << first.dump();
+  EXPECT_EQ(first["reasons"][0]["text"].get<std::string>().rfind("step time +20.0%", 0), 0u) << first.dump();
+  EXPECT_EQ(json["cells"].size(), 6u);
+  expect_bad_input(ampbench_cli({"check", "--baseline", good_, "--current", current, "--format", "yaml", "--md",
+                                 (dir_ / "c.md").string()}),
+                   "--format: expected 'text' or 'json', got 'yaml'", dir_, {"c.md"});
+}
+
 TEST_F(ReportCommands, CheckRefusesOtherHardwareUnlessAllowed) {
   auto other = make_sample_report();
   other.environment.cpu_model = "Another CPU";

@@ -8,6 +8,8 @@
 
 #include "golden.h"
 #include "render/format.h"
+#include "render/html_page.h"
+#include "render/markdown_table.h"
 #include "render/text_table.h"
 #include "sample_report.h"
 
@@ -52,12 +54,12 @@ TEST(RenderTable, FitsATerminalOf160Columns) {
 // Long sentences wrap first, then headers; a cell wraps at spaces outside brackets and parentheses
 // and never inside a figure with its unit and interval.
 TEST(TextTable, WrapsTheWidestCellAtSpacesOutsideBrackets) {
-  detail::TextTable table({"name", "figure", "verdict"});
+  detail::Table table({"name", "figure", "verdict"});
   table.add_row({"a", "1.25 ms [1.24, 1.26]", "within the noise floor (0.5% vs floor 1%)"});
-  EXPECT_EQ(table.render(200),
+  EXPECT_EQ(detail::text_table(table, 200),
             "name  figure                verdict\n"
             "a     1.25 ms [1.24, 1.26]  within the noise floor (0.5% vs floor 1%)\n");
-  EXPECT_EQ(table.render(50),
+  EXPECT_EQ(detail::text_table(table, 50),
             "name  figure                verdict\n"
             "a     1.25 ms [1.24, 1.26]  within the noise floor\n"
             "                            (0.5% vs floor 1%)\n");
@@ -70,9 +72,22 @@ TEST(TextTable, WrapsTheWidestCellAtSpacesOutsideBrackets) {
 
 // A word longer than any width the table allows is never cut: the line runs long instead.
 TEST(TextTable, ALongWordRunsPastTheLimitRatherThanBeingCut) {
-  detail::TextTable table({"h"});
+  detail::Table table({"h"});
   table.add_row({"abcdefghij"});
-  EXPECT_EQ(table.render(4), "h\nabcdefghij\n");
+  EXPECT_EQ(detail::text_table(table, 4), "h\nabcdefghij\n");
+}
+
+// One table, three drawings: each format escapes what it must, and a spanning row's rest is for the
+// terminal only (Markdown and HTML pages list failed cells' errors on their own).
+TEST(Table, OneTableDrawsInEveryFormat) {
+  detail::Table table({"cell", "note"});
+  table.add_row({"a|b", "x < y"});
+  table.add_spanning_row({"c"}, "FAILED: boom");
+  EXPECT_EQ(detail::text_table(table), "cell  note\na|b   x < y\nc     FAILED: boom\n");
+  EXPECT_EQ(detail::markdown_table(table), "| cell | note |\n| --- | --- |\n| a\\|b | x < y |\n| c |  |\n");
+  EXPECT_EQ(detail::html_table("t", table),
+            "<div class=\"table-wrap\"><table class=\"t\"><thead><tr><th>cell</th><th>note</th></tr></thead><tbody>\n"
+            "<tr><td>a|b</td><td>x &lt; y</td></tr>\n<tr><td>c</td></tr>\n</tbody></table></div>\n");
 }
 
 TEST(RenderTable, FailedCellShowsItsErrorCutToWidth) {

@@ -73,12 +73,12 @@ BreakdownTable breakdown_table(const Report& report) {
   BreakdownTable table;
   // A "ranks" column only when cells of several ranks could share a workload and mode.
   const bool with_ranks = with_ranks_column(report);
-  table.header = {"workload", "mode"};
-  if (with_ranks) table.header.emplace_back("ranks");
-  table.header.emplace_back("profiled step");
-  for (const auto& category : categories) table.header.push_back(to_string(category));
-  table.header.push_back("unattributed");
-  table.header.push_back("largest op (own time)");
+  table.table.header = {"workload", "mode"};
+  if (with_ranks) table.table.header.emplace_back("ranks");
+  table.table.header.emplace_back("profiled step");
+  for (const auto& category : categories) table.table.header.push_back(to_string(category));
+  table.table.header.push_back("unattributed");
+  table.table.header.push_back("largest op (own time)");
   for (const auto& cell : report.cells) {
     if (!cell.breakdown) continue;
     const auto& breakdown = *cell.breakdown;
@@ -93,7 +93,7 @@ BreakdownTable breakdown_table(const Report& report) {
     }
     row.push_back(share_text(breakdown.unattributed_s, breakdown.step_time_s));
     row.push_back(largest_op_text(breakdown));
-    table.rows.push_back(std::move(row));
+    table.table.add_row(std::move(row));
   }
   table.profiling_cost_note = profiling_cost_note(report);
   return table;

@@ -7,12 +7,12 @@
 #include <vector>
 
 #include "ampbench/reports/report.h"
+#include "render/table_data.h"
 
 namespace ampbench::reports::detail {
 
 struct BreakdownTable {
-  std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows;
+  Table table;  // workload | mode | profiled step | a share per category | unattributed | largest op
   // The cells whose profiled step took well over their timed step, and how to read their shares;
   // empty when none did.
   std::string profiling_cost_note;

@@ -107,7 +107,39 @@ std::string text_of(const MissingReason& reason) {
   return reason.in_baseline ? "only in the baseline" : "only in the current report";
 }
 
+const char* id_of(const StepTimeReason& reason) {
+  switch (reason.outcome) {
+    case StepTimeOutcome::kRegressed:
+      return "step_time_regressed";
+    case StepTimeOutcome::kFaster:
+      return "step_time_faster";
+    case StepTimeOutcome::kNotSignificant:
+      return "step_time_not_significant";
+    case StepTimeOutcome::kUnresolved:
+      return "step_time_unresolved";
+    case StepTimeOutcome::kRawChangedLess:
+      return "step_time_raw_changed_less";
+    case StepTimeOutcome::kMachineChange:
+      return "step_time_machine_change";
+    case StepTimeOutcome::kHostState:
+      return "step_time_host_state";
+  }
+  return "step_time";
+}
+const char* id_of(const TooFewSamplesReason&) { return "too_few_samples"; }
+const char* id_of(const ProbesDifferReason&) { return "probes_differ"; }
+const char* id_of(const MemoryReason&) { return "memory"; }
+const char* id_of(const DivergenceReason&) { return "divergence"; }
+const char* id_of(const NonFiniteGradNormReason&) { return "non_finite_grad_norm"; }
+const char* id_of(const NotComparableReason&) { return "not_comparable"; }
+const char* id_of(const RerunReason&) { return "rerun"; }
+const char* id_of(const MissingReason&) { return "missing"; }
+
 }  // namespace
+
+const char* reason_id(const CheckReason& reason) {
+  return std::visit([](const auto& typed) { return id_of(typed); }, reason);
+}
 
 std::string describe_reason(const CheckReason& reason) {
   return std::visit([](const auto& typed) { return text_of(typed); }, reason);

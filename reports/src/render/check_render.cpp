@@ -1,5 +1,9 @@
-// The check's verdict as text for the terminal and CI log, and as Markdown for a job summary.
+// The check's verdict as text for the terminal and CI log, as Markdown for a job summary, and as
+// JSON for programs.
+#include <nlohmann/json.hpp>
+
 #include "ampbench/reports/check.h"
+#include "io/json_number.h"
 #include "render/format.h"
 #include "render/markdown_table.h"
 
@@ -54,7 +58,7 @@ std::string render_check_text(const CheckResult& result, const CheckOptions& opt
 }
 
 std::string render_check_markdown(const CheckResult& result, const CheckOptions& options) {
-  detail::MarkdownTable table({"cell", "verdict", "details"});
+  detail::Table table({"cell", "verdict", "details"});
   for (const auto verdict : kVerdictOrder) {
     for (const auto& cell : result.cells) {
       if (cell.verdict != verdict) continue;
@@ -62,8 +66,31 @@ std::string render_check_markdown(const CheckResult& result, const CheckOptions&
                      joined(describe_reasons(cell.reasons), "; ")});
     }
   }
-  return std::string("### ampbench check: ") + (result.passed ? "PASS" : "FAIL") + "\n\n" + table.render() + "\n" +
-         check_summary_line(result, options) + "\n";
+  return std::string("### ampbench check: ") + (result.passed ? "PASS" : "FAIL") + "\n\n" +
+         detail::markdown_table(table) + "\n" + check_summary_line(result, options) + "\n";
+}
+
+std::string render_check_json(const CheckResult& result, const CheckOptions& options) {
+  auto cells = nlohmann::json::array();
+  for (const auto verdict : kVerdictOrder) {
+    for (const auto& cell : result.cells) {
+      if (cell.verdict != verdict) continue;
+      auto reasons = nlohmann::json::array();
+      for (const auto& reason : cell.reasons)
+        reasons.push_back({{"id", reason_id(reason)}, {"text", describe_reason(reason)}});
+      cells.push_back({{"cell", cell.key.label()}, {"verdict", to_string(verdict)}, {"reasons", reasons}});
+    }
+  }
+  const nlohmann::json thresholds = {{"max_slowdown", detail::json_number(options.max_slowdown)},
+                                     {"max_memory_growth", detail::json_number(options.max_memory_growth)},
+                                     {"max_divergence", detail::json_optional(options.max_divergence)},
+                                     {"alpha", detail::json_number(options.alpha)},
+                                     {"strict", options.strict}};
+  const nlohmann::json out = {{"schema", "ampbench.check/1"},  {"verdict", result.passed ? "pass" : "fail"},
+                              {"regressed", result.regressed}, {"inconclusive", result.inconclusive},
+                              {"missing", result.missing},     {"compared_by_steps", result.compared_by_steps},
+                              {"thresholds", thresholds},      {"cells", cells}};
+  return out.dump(2) + "\n";
 }
 
 }  // namespace ampbench::reports

@@ -43,20 +43,12 @@ std::vector<std::string> row_of(const Report& report, const CellResult& cell) {
 
 }  // namespace
 
-DataParallelTable data_parallel_table(const Report& report) {
-  DataParallelTable table;
-  table.header = {"cell",
-                  "backend",
-                  "grad compression",
-                  "buckets",
-                  "all-reduce per step (95% CI)",
-                  "all-reduce data per step",
-                  "all-reduce share of step",
-                  "scaling efficiency (95% CI)",
-                  "inf checks agreed",
-                  "median step per rank"};
+Table data_parallel_table(const Report& report) {
+  Table table({"cell", "backend", "grad compression", "buckets", "all-reduce per step (95% CI)",
+               "all-reduce data per step", "all-reduce share of step", "scaling efficiency (95% CI)",
+               "inf checks agreed", "median step per rank"});
   for (const auto& cell : report.cells) {
-    if (cell.data_parallel) table.rows.push_back(row_of(report, cell));
+    if (cell.data_parallel) table.add_row(row_of(report, cell));
   }
   return table;
 }

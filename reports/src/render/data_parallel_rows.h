@@ -8,15 +8,12 @@
 #include <vector>
 
 #include "ampbench/reports/report.h"
+#include "render/table_data.h"
 
 namespace ampbench::reports::detail {
 
-struct DataParallelTable {
-  std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows;  // one per cell with data_parallel; none without
-};
-
-[[nodiscard]] DataParallelTable data_parallel_table(const Report& report);
+// One row per cell with data_parallel; none without.
+[[nodiscard]] Table data_parallel_table(const Report& report);
 
 // What the columns mean, said under the table.
 [[nodiscard]] std::string data_parallel_note();

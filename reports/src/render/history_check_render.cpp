@@ -11,6 +11,8 @@
 #include "ampbench/reports/history_verdicts.h"
 #include "ampbench/reports/text_format.h"
 #include "io/json_number.h"
+#include "render/html_page.h"
+#include "render/markdown_table.h"
 
 namespace ampbench::reports {
 namespace {
@@ -127,10 +129,17 @@ std::string resolution_line(const HistoryCheckResult& result) {
          " against this history, by cell (9 runs in 10 from " + range(caught) + ")\n";
 }
 
-std::string resolution_cell(const HistoryCellCheck& cell) {
-  if (!cell.resolution) return " | ";
-  return percent(*cell.step_time_change) + " | " + percent(cell.resolution->flags_beyond) + " (" +
-         percent(cell.resolution->caught_from) + ")";
+// cell | verdict | history runs | step time | flagged beyond (9 in 10 from) | why: one row per cell.
+detail::Table verdict_table(const HistoryCheckResult& result) {
+  detail::Table table({"cell", "verdict", "history runs", "step time", "flagged beyond (9 in 10 from)", "why"});
+  for (const auto& cell : result.cells) {
+    const auto& resolution = cell.resolution;
+    table.add_row({cell.cell, to_string(cell.verdict), std::to_string(cell.history_runs),
+                   resolution ? percent(*cell.step_time_change) : "",
+                   resolution ? percent(resolution->flags_beyond) + " (" + percent(resolution->caught_from) + ")" : "",
+                   describe_reasons(cell)});
+  }
+  return table;
 }
 
 // A note when the run was judged by name against a testbed of other facts; empty otherwise.
@@ -180,16 +189,21 @@ std::string render_history_check_text(const HistoryCheckResult& result) {
 }
 
 std::string render_history_check_markdown(const HistoryCheckResult& result) {
-  std::string out = "### ampbench history check\n\n**" + summary_line(result) + "**\n\n" +
-                    (result.differing_facts.empty() ? "" : differing_facts_line(result) + "\n") +
-                    resolution_line(result) +
-                    "\n| cell | verdict | history runs | step time | flagged beyond (9 in 10 from) | why "
-                    "|\n|---|---|---|---|---|---|\n";
-  for (const auto& cell : result.cells) {
-    out += "| " + cell.cell + " | " + to_string(cell.verdict) + " | " + std::to_string(cell.history_runs) + " | " +
-           resolution_cell(cell) + " | " + describe_reasons(cell) + " |\n";
+  return "### ampbench history check\n\n**" + summary_line(result) + "**\n\n" +
+         (result.differing_facts.empty() ? "" : differing_facts_line(result) + "\n") + resolution_line(result) + "\n" +
+         detail::markdown_table(verdict_table(result));
+}
+
+std::string render_history_check_html(const HistoryCheckResult& result) {
+  std::string page = detail::html_page_head("ampbench history check") + "<p class=\"verdict\" data-verdict=\"" +
+                     overall_verdict(result) + "\"><strong>" + detail::html_escaped(summary_line(result)) +
+                     "</strong></p>\n";
+  for (auto line : {differing_facts_line(result), resolution_line(result)}) {
+    if (line.empty()) continue;
+    line.pop_back();  // the line's own newline
+    page += "<p class=\"note\">" + detail::html_escaped(line) + "</p>\n";
   }
-  return out;
+  return page + detail::html_table("history-check", verdict_table(result)) + "</body>\n</html>\n";
 }
 
 std::string render_history_check_json(const HistoryCheckResult& result) {

@@ -89,17 +89,14 @@ std::string change_points_text(const HistorySeries& series) {
   return out.empty() ? "none" : out;
 }
 
-std::vector<std::vector<std::string>> series_rows(const HistoryTestbed& testbed) {
-  std::vector<std::vector<std::string>> rows;
+detail::Table series_table(const HistoryTestbed& testbed) {
+  detail::Table table({"cell", "figure", "runs", "last (95% CI)", "finds a step of (9 times in 10)", "change points"});
   for (const auto& series : testbed.series) {
-    rows.push_back({series.cell, series.figure, runs_text(series), last_value(series), detectable_step(series),
-                    change_points_text(series)});
+    table.add_row({series.cell, series.figure, runs_text(series), last_value(series), detectable_step(series),
+                   change_points_text(series)});
   }
-  return rows;
+  return table;
 }
-
-const std::vector<std::string> kSeriesHeader = {
-    "cell", "figure", "runs", "last (95% CI)", "finds a step of (9 times in 10)", "change points"};
 
 nlohmann::json series_json(const HistorySeries& series) {
   nlohmann::json out = {{"cell", series.cell},
@@ -211,9 +208,7 @@ std::string render_history_markdown(const HistoryShow& shown) {
   for (const auto& testbed : shown.testbeds) {
     out += "\n### " + testbed_heading(testbed) + "\n\n";
     for (const auto& line : facts_lines(testbed)) out += "- " + line + "\n";
-    detail::MarkdownTable table(kSeriesHeader);
-    for (auto& row : series_rows(testbed)) table.add_row(std::move(row));
-    out += "\n" + table.render();
+    out += "\n" + detail::markdown_table(series_table(testbed));
   }
   return out;
 }
@@ -226,7 +221,7 @@ std::string render_history_html(const HistoryShow& shown) {
     page += "<section class=\"testbed\" data-testbed=\"" + std::to_string(i) + "\">\n<h2>" +
             detail::html_escaped(testbed_heading(testbed)) + "</h2>\n<ul class=\"note\">\n";
     for (const auto& line : facts_lines(testbed)) page += "<li>" + detail::html_escaped(line) + "</li>\n";
-    page += "</ul>\n" + detail::html_table("history", kSeriesHeader, series_rows(testbed)) +
+    page += "</ul>\n" + detail::html_table("history", series_table(testbed)) +
             "<div class=\"charts\" id=\"history-charts-" + std::to_string(i) + "\"></div>\n</section>\n";
   }
   page +=

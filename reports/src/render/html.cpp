@@ -75,9 +75,9 @@ std::string at_a_glance(const Report& report) {
 
 std::string data_parallel_section(const Report& report) {
   const auto parallel = detail::data_parallel_table(report);
-  if (parallel.rows.empty()) return "";
-  return "<h2>Data parallel</h2>\n" + detail::html_table("data-parallel", parallel.header, parallel.rows) +
-         "<p class=\"note\">" + detail::html_escaped(detail::data_parallel_note()) + "</p>\n";
+  if (parallel.empty()) return "";
+  return "<h2>Data parallel</h2>\n" + detail::html_table("data-parallel", parallel) + "<p class=\"note\">" +
+         detail::html_escaped(detail::data_parallel_note()) + "</p>\n";
 }
 
 std::string peaks_paragraph(const Environment& env) {
@@ -119,11 +119,11 @@ std::string why_section(const Report& report) {
     out += "</ul>\n";
   }
   const auto breakdown = detail::breakdown_table(report);
-  if (breakdown.rows.empty()) return out;
+  if (breakdown.table.empty()) return out;
   return out +
          "<h2>Where the step time goes</h2>\n<p class=\"note\">Profiled steps after the timed ones; self time per "
          "step by category.</p>\n" +
-         detail::html_table("breakdown", breakdown.header, breakdown.rows) +
+         detail::html_table("breakdown", breakdown.table) +
          (breakdown.profiling_cost_note.empty() ? ""
                                                 : "<p class=\"note\" id=\"profiling-cost\">" +
                                                       detail::html_escaped(breakdown.profiling_cost_note) + "</p>\n");
@@ -139,8 +139,7 @@ std::string layer_section(const Report& report) {
                     " Heat map: the headroom of each module's scaled gradient on each observed step.</p>\n";
   for (const auto& table : tables) {
     out += "<h3>" + detail::html_escaped(table.cell) + "</h3>\n<p class=\"note\">" +
-           detail::html_escaped(joined(table.lines, "; ")) + "</p>\n" +
-           detail::html_table("layers", table.header, table.rows);
+           detail::html_escaped(joined(table.lines, "; ")) + "</p>\n" + detail::html_table("layers", table.table);
     std::vector<std::string> header{"layer \\ step"};
     for (const auto step : table.steps) header.push_back(std::to_string(step));
     out += "<div class=\"table-wrap\"><table class=\"layer-heatmap\" data-cell=\"" + detail::html_escaped(table.cell) +

@@ -33,11 +33,10 @@ std::string html_cells(const std::vector<std::string>& cells, const char* tag) {
   return out;
 }
 
-std::string html_table(const char* css_class, const std::vector<std::string>& header,
-                       const std::vector<std::vector<std::string>>& rows) {
+std::string html_table(const char* css_class, const Table& table) {
   std::string out = std::string("<div class=\"table-wrap\"><table class=\"") + css_class + "\"><thead><tr>" +
-                    html_cells(header, "th") + "</tr></thead><tbody>\n";
-  for (const auto& row : rows) out += "<tr>" + html_cells(row, "td") + "</tr>\n";
+                    html_cells(table.header, "th") + "</tr></thead><tbody>\n";
+  for (const auto& row : table.rows) out += "<tr>" + html_cells(row.cells, "td") + "</tr>\n";
   return out + "</tbody></table></div>\n";
 }
 

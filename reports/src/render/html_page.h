@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "render/table_data.h"
+
 namespace ampbench::reports::detail {
 
 // Text safe in an element or a double-quoted attribute.
@@ -14,9 +16,8 @@ namespace ampbench::reports::detail {
 
 // Each text escaped in its own <tag>...</tag> ("th" or "td").
 [[nodiscard]] std::string html_cells(const std::vector<std::string>& cells, const char* tag);
-// A scrollable table of escaped text with the CSS class given.
-[[nodiscard]] std::string html_table(const char* css_class, const std::vector<std::string>& header,
-                                     const std::vector<std::vector<std::string>>& rows);
+// A scrollable table of escaped text with the CSS class given; a spanning row's rest is left out.
+[[nodiscard]] std::string html_table(const char* css_class, const Table& table);
 
 // <!DOCTYPE html> up to and including <body>, titled, with the stylesheet; then the <h1>.
 [[nodiscard]] std::string html_page_head(const std::string& title);

@@ -73,13 +73,13 @@ std::vector<LayerTable> layer_tables(const Report& report, std::size_t row_limit
     table.lines.push_back(observed_line(*diagnostics));
     if (!diagnostics->note.empty()) table.lines.push_back(diagnostics->note);
     if (const auto line = origins_line(*diagnostics); !line.empty()) table.lines.push_back(line);
-    table.header = {"layer",
-                    "output max",
-                    "output > 65504",
-                    "gradient max (scaled)",
-                    "headroom (powers of 2)",
-                    "gradient flushed in float16",
-                    "non-finite"};
+    table.table.header = {"layer",
+                          "output max",
+                          "output > 65504",
+                          "gradient max (scaled)",
+                          "headroom (powers of 2)",
+                          "gradient flushed in float16",
+                          "non-finite"};
     const auto layers = summarize_layers(*diagnostics, reference_layer_diagnostics(report, cell));
     table.steps = diagnostics->steps;
     for (const auto& layer : layers) {
@@ -90,11 +90,11 @@ std::vector<LayerTable> layer_tables(const Report& report, std::size_t row_limit
       table.heat.push_back(std::move(heat));
     }
     for (const auto& layer : layers) {
-      if (table.rows.size() == row_limit) {
+      if (table.table.rows.size() == row_limit) {
         table.more_layers = layers.size() - row_limit;
         break;
       }
-      table.rows.push_back(
+      table.table.add_row(
           {layer.module,
            layer.output_dtype.empty() ? "-" : format_general(layer.output_amax, 3) + " " + layer.output_dtype,
            share_or_dash(layer.output_above_fp16) + at_step(layer.first_above_fp16),

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ampbench/reports/report.h"
+#include "render/table_data.h"
 
 namespace ampbench::reports::detail {
 
@@ -26,8 +27,7 @@ struct HeatRow {
 struct LayerTable {
   std::string cell;                // CellKey::label()
   std::vector<std::string> lines;  // what the table rests on, then the note, then the bad steps
-  std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows;
+  Table table;
   std::size_t more_layers = 0;      // rows left out after `row_limit` (see layer_tables)
   std::vector<std::int64_t> steps;  // the observed steps: the heat map's columns
   std::vector<HeatRow> heat;        // every layer, in the rows' order

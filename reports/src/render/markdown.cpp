@@ -47,7 +47,7 @@ std::string markdown_at_a_glance(const Report& report) {
     lines += "- **" + detail::markdown_cell(headline.workload) +
              "**: " + detail::markdown_cell(detail::headline_text(headline)) + "\n";
   if (lines.empty()) return "";
-  detail::MarkdownTable table({"workload", "mode", "step time vs fp32 (95% CI)", "peak memory vs fp32"});
+  detail::Table table({"workload", "mode", "step time vs fp32 (95% CI)", "peak memory vs fp32"});
   for (const auto& row : detail::glance_rows(report)) {
     const auto& time = row.relative_time;
     table.add_row({row.workload, row.mode,
@@ -58,18 +58,18 @@ std::string markdown_at_a_glance(const Report& report) {
   }
   return "**At a glance**: each mode against FP32, fastest first (speedup with its 95% interval: \"faster\" or "
          "\"slower\" only where it leaves out 1)\n\n" +
-         lines + "\n" + table.render() + "\n";
+         lines + "\n" + detail::markdown_table(table) + "\n";
 }
 
 std::string markdown_summary_table(const Report& report) {
   const bool with_ranks = detail::with_ranks_column(report);
-  detail::MarkdownTable table(detail::summary_header(with_ranks));
+  detail::Table table(detail::summary_header(with_ranks));
   for (const auto& cell : report.cells) {
     auto row = detail::summary_row(cell, with_ranks);
     if (row.failed) row.cells.push_back("**failed**");
     table.add_row(std::move(row.cells));
   }
-  return table.render();
+  return detail::markdown_table(table);
 }
 
 std::string failed_cells(const Report& report) {
@@ -98,7 +98,7 @@ std::string precision_table(const Report& report) {
   const bool with_ranks = detail::with_ranks_column(report);
   auto header = detail::cell_name_header(with_ranks);
   header.insert(header.end(), {"low-precision FLOP share", "tensor cores"});
-  detail::MarkdownTable table(header);
+  detail::Table table(header);
   bool any = false;
   for (const auto& cell : report.cells) {
     if (cell.status != CellStatus::kOk || (!cell.precision && cell.tensor_cores.status != MeasurementStatus::kMeasured))
@@ -114,7 +114,7 @@ std::string precision_table(const Report& report) {
                {cell.precision ? format_percent(cell.precision->low_precision_flop_share, false) : "-", tensor_cores});
     table.add_row(std::move(row));
   }
-  return any ? "\n**Precision audit**\n\n" + table.render() : "";
+  return any ? "\n**Precision audit**\n\n" + detail::markdown_table(table) : "";
 }
 
 // GPU cells time steps on the device; the host's time per step beside it. Equal medians do not
@@ -124,7 +124,7 @@ std::string host_time_table(const Report& report) {
   const bool with_ranks = detail::with_ranks_column(report);
   auto header = detail::cell_name_header(with_ranks);
   header.insert(header.end(), {"device step (median)", "host step (median)"});
-  detail::MarkdownTable table(header);
+  detail::Table table(header);
   bool any = false;
   for (const auto& cell : report.cells) {
     if (cell.status != CellStatus::kOk || cell.host_step_times_s.empty()) continue;
@@ -134,26 +134,22 @@ std::string host_time_table(const Report& report) {
                            detail::format_duration(median(cell.host_step_times_s))});
     table.add_row(std::move(row));
   }
-  return any ? "\n**Device vs host time per step**\n\n" + table.render() : "";
+  return any ? "\n**Device vs host time per step**\n\n" + detail::markdown_table(table) : "";
 }
 
 std::string markdown_data_parallel_section(const Report& report) {
   const auto parallel = detail::data_parallel_table(report);
-  if (parallel.rows.empty()) return "";
-  detail::MarkdownTable table(parallel.header);
-  for (const auto& row : parallel.rows) table.add_row(row);
-  return "\n**Data parallel**\n\n" + table.render() + "\n" + detail::data_parallel_note() + "\n";
+  if (parallel.empty()) return "";
+  return "\n**Data parallel**\n\n" + detail::markdown_table(parallel) + "\n" + detail::data_parallel_note() + "\n";
 }
 
 // Where each profiled cell's step time goes (time_breakdown.h in the harness).
 std::string breakdown_section(const Report& report) {
   const auto breakdown = detail::breakdown_table(report);
-  if (breakdown.rows.empty()) return "";
-  detail::MarkdownTable table(breakdown.header);
-  for (const auto& row : breakdown.rows) table.add_row(row);
+  if (breakdown.table.empty()) return "";
   const auto& note = breakdown.profiling_cost_note;
   return "\n**Where the step time goes** (profiled steps after the timed ones; self time per step)\n\n" +
-         table.render() + (note.empty() ? "" : "\n" + detail::markdown_cell(note) + "\n");
+         detail::markdown_table(breakdown.table) + (note.empty() ? "" : "\n" + detail::markdown_cell(note) + "\n");
 }
 
 // The numerics pass's ranges per layer (layer_rows.h), folded: a table per cell.
@@ -164,10 +160,8 @@ std::string markdown_layer_section(const Report& report) {
   std::string out =
       "\n<details><summary>Ranges per layer (numerics pass)</summary>\n\n" + detail::layer_table_legend() + "\n";
   for (const auto& layer_table : tables) {
-    detail::MarkdownTable table(layer_table.header);
-    for (const auto& row : layer_table.rows) table.add_row(row);
     out += "\n`" + layer_table.cell + "`: " + detail::markdown_cell(joined(layer_table.lines, "; ")) + "\n\n" +
-           table.render();
+           detail::markdown_table(layer_table.table);
     if (layer_table.more_layers > 0) {
       out += "\n" + std::to_string(layer_table.more_layers) + " more layers in report.json (numerics.run.layers).\n";
     }

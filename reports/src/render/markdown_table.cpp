@@ -27,11 +27,11 @@ std::string markdown_cell(std::string_view text) {
   return out;
 }
 
-std::string MarkdownTable::render() const {
-  std::string out = row_text(header_, header_.size()) + "|";
-  for (std::size_t i = 0; i < header_.size(); ++i) out += " --- |";
+std::string markdown_table(const Table& table) {
+  std::string out = row_text(table.header, table.header.size()) + "|";
+  for (std::size_t i = 0; i < table.header.size(); ++i) out += " --- |";
   out += "\n";
-  for (const auto& row : rows_) out += row_text(row, std::max(header_.size(), row.size()));
+  for (const auto& row : table.rows) out += row_text(row.cells, std::max(table.header.size(), row.cells.size()));
   return out;
 }
 

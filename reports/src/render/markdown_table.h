@@ -6,22 +6,16 @@
 #include <string_view>
 #include <vector>
 
+#include "render/table_data.h"
+
 namespace ampbench::reports::detail {
 
 // Text safe inside a table cell: "|" escaped, line breaks become spaces.
 [[nodiscard]] std::string markdown_cell(std::string_view text);
 
-class MarkdownTable {
- public:
-  explicit MarkdownTable(std::vector<std::string> header) : header_(std::move(header)) {}
-  // Missing trailing cells are left empty.
-  void add_row(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
-  [[nodiscard]] std::string render() const;
-
- private:
-  std::vector<std::string> header_;
-  std::vector<std::vector<std::string>> rows_;
-};
+// The table with a "---" rule under its header; a row with more cells than the header keeps
+// them, missing trailing cells are left empty, and a spanning row's rest is left out.
+[[nodiscard]] std::string markdown_table(const Table& table);
 
 // One "- item" line per line of text.
 [[nodiscard]] std::string markdown_list(std::string_view lines);

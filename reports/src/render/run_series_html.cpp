@@ -22,14 +22,9 @@ using detail::html_table;
 std::string environment_html(const RunSeries& series) {
   if (series.environment_differences.empty())
     return "<p class=\"note\" id=\"environments-match\">" + html_escaped(detail::environments_match_note()) + "</p>\n";
-  std::vector<std::vector<std::string>> rows;
-  for (const auto& difference : series.environment_differences) {
-    rows.push_back({difference.field});
-    rows.back().insert(rows.back().end(), difference.values.begin(), difference.values.end());
-  }
-  return "<p class=\"warning\">The runs differ in " + counted(rows.size(), "respect", "respects") +
-         "; read the changes below with that in mind.</p>\n" +
-         html_table("differences", detail::differences_header(series), rows);
+  const auto differences = detail::differences_table(series);
+  return "<p class=\"warning\">The runs differ in " + counted(differences.rows.size(), "respect", "respects") +
+         "; read the changes below with that in mind.</p>\n" + html_table("differences", differences);
 }
 
 // The pair table, each row coloured by its verdict (the second column).
@@ -86,7 +81,7 @@ std::string render_series_html(const RunSeries& series, bool gate) {
             html_escaped(check_summary_line(result, series.options)) + "</p>\n";
   }
   page += detail::html_render_status();
-  page += "<h2>Runs</h2>\n" + html_table("runs", detail::runs_header(), detail::runs_rows(series));
+  page += "<h2>Runs</h2>\n" + html_table("runs", detail::runs_table(series));
   page += "<h2>Environment</h2>\n" + environment_html(series);
   page += "<h2>" +
           html_escaped(series.runs[current].label + " against the baseline " + series.runs[series.baseline].label) +
@@ -94,9 +89,7 @@ std::string render_series_html(const RunSeries& series, bool gate) {
   page += "<h2>Step-time change per cell</h2>\n<div class=\"charts\" id=\"chart-change\"></div>\n";
   page += "<h2>Over the runs (" + std::string(describe(series.order)) + ")</h2>\n";
   if (series.runs.size() > 2) {
-    std::vector<std::vector<std::string>> rows;
-    for (const auto& cell : series.cells) rows.push_back(detail::trend_row(series, cell));
-    page += html_table("trend", detail::trend_header(series), rows);
+    page += html_table("trend", detail::trend_table(series));
   }
   page +=
       "<h3>Step time</h3>\n<div class=\"charts\" id=\"chart-trend\"></div>\n"

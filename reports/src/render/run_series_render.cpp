@@ -14,38 +14,25 @@
 namespace ampbench::reports {
 namespace {
 
-// Renders the same sections into text or Markdown through one table type per form.
-template <typename Table>
-std::string render_sections(const RunSeries& series, const char* heading_prefix) {
+// Renders the same sections into text or Markdown, each table drawn by `draw`.
+std::string render_sections(const RunSeries& series, const char* heading_prefix,
+                            std::string (*draw)(const detail::Table&)) {
   const auto heading = [&](const std::string& title) { return std::string(heading_prefix) + title + "\n\n"; };
-  std::string out;
-  Table runs(detail::runs_header());
-  for (auto& row : detail::runs_rows(series)) runs.add_row(std::move(row));
-  out += heading("Runs") + runs.render() + "\n";
+  std::string out = heading("Runs") + draw(detail::runs_table(series)) + "\n";
   out += heading("Environment");
-  if (series.environment_differences.empty()) {
-    out += detail::environments_match_note() + "\n\n";
-  } else {
-    Table differences(detail::differences_header(series));
-    for (const auto& difference : series.environment_differences) {
-      std::vector<std::string> cells = {difference.field};
-      cells.insert(cells.end(), difference.values.begin(), difference.values.end());
-      differences.add_row(std::move(cells));
-    }
-    out += differences.render() + "\n";
-  }
+  out += series.environment_differences.empty() ? detail::environments_match_note() + "\n\n"
+                                                : draw(detail::differences_table(series)) + "\n";
   const auto current = detail::current_run(series);
-  Table pairs(detail::pair_header());
-  for (const auto& cell : series.cells) pairs.add_row(detail::pair_row(series, cell).cells);
   out += heading(series.runs[current].label + " against the baseline " + series.runs[series.baseline].label) +
-         pairs.render() + "\n";
+         draw(detail::pair_table(series)) + "\n";
   if (series.runs.size() > 2) {
-    Table trend(detail::trend_header(series));
-    for (const auto& cell : series.cells) trend.add_row(detail::trend_row(series, cell));
-    out += heading("Step time over the runs (" + std::string(describe(series.order)) + ")") + trend.render() + "\n";
+    out += heading("Step time over the runs (" + std::string(describe(series.order)) + ")") +
+           draw(detail::trend_table(series)) + "\n";
   }
   return out;
 }
+
+std::string terminal_table(const detail::Table& table) { return detail::text_table(table); }
 
 nlohmann::json estimate_json(const CellResult& cell) {
   const auto estimate = step_time_estimate(cell);
@@ -98,13 +85,13 @@ nlohmann::json point_json(const RunSeries& series, const CellSeries& cell, std::
 }  // namespace
 
 std::string render_series_table(const RunSeries& series) {
-  std::string out = render_sections<detail::TextTable>(series, "");
+  std::string out = render_sections(series, "", terminal_table);
   for (const auto& line : detail::detail_lines(series)) out += detail::one_line(line, 400) + "\n";
   return out + detail::thresholds_line(series) + "\n";
 }
 
 std::string render_series_markdown(const RunSeries& series) {
-  std::string out = "### ampbench compare\n\n" + render_sections<detail::MarkdownTable>(series, "#### ");
+  std::string out = "### ampbench compare\n\n" + render_sections(series, "#### ", detail::markdown_table);
   std::string details;
   for (const auto& line : detail::detail_lines(series)) details += line + "\n";
   if (!details.empty()) out += "#### Details\n\n" + detail::markdown_list(details) + "\n";

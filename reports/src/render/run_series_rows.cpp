@@ -55,26 +55,29 @@ std::string run_title(const RunSeries& series, std::size_t run) {
   return series.runs[run].label + (run == series.baseline ? " (baseline)" : "");
 }
 
-std::vector<std::string> runs_header() { return {"#", "run", "started (UTC)", "ampbench", "torch", "cells"}; }
-
-std::vector<std::vector<std::string>> runs_rows(const RunSeries& series) {
-  std::vector<std::vector<std::string>> rows;
+Table runs_table(const RunSeries& series) {
+  Table table({"#", "run", "started (UTC)", "ampbench", "torch", "cells"});
   for (std::size_t run = 0; run < series.runs.size(); ++run) {
     const auto& report = series.runs[run].report;
     const auto& env = report.environment;
     std::size_t failed = 0;
     for (const auto& cell : report.cells) failed += cell.status != CellStatus::kOk ? 1 : 0;
-    rows.push_back({std::to_string(run + 1), run_title(series, run), env.timestamp_utc,
-                    env.ampbench_version + " (" + env.git_revision + ")", env.torch_version,
-                    std::to_string(report.cells.size()) + (failed ? " (" + std::to_string(failed) + " failed)" : "")});
+    table.add_row({std::to_string(run + 1), run_title(series, run), env.timestamp_utc,
+                   env.ampbench_version + " (" + env.git_revision + ")", env.torch_version,
+                   std::to_string(report.cells.size()) + (failed ? " (" + std::to_string(failed) + " failed)" : "")});
   }
-  return rows;
+  return table;
 }
 
-std::vector<std::string> differences_header(const RunSeries& series) {
-  std::vector<std::string> header = {"differs"};
-  for (std::size_t run = 0; run < series.runs.size(); ++run) header.push_back(run_title(series, run));
-  return header;
+Table differences_table(const RunSeries& series) {
+  Table table({"differs"});
+  for (std::size_t run = 0; run < series.runs.size(); ++run) table.header.push_back(run_title(series, run));
+  for (const auto& difference : series.environment_differences) {
+    std::vector<std::string> cells = {difference.field};
+    cells.insert(cells.end(), difference.values.begin(), difference.values.end());
+    table.add_row(std::move(cells));
+  }
+  return table;
 }
 
 std::string environments_match_note() {
@@ -121,11 +124,13 @@ PairRow pair_row(const RunSeries& series, const CellSeries& cell) {
   return row;
 }
 
-std::vector<std::string> trend_header(const RunSeries& series) {
-  std::vector<std::string> header = {"cell"};
-  for (std::size_t run = 0; run < series.runs.size(); ++run) header.push_back(run_title(series, run));
-  return header;
+Table pair_table(const RunSeries& series) {
+  Table table(pair_header());
+  for (const auto& cell : series.cells) table.add_row(pair_row(series, cell).cells);
+  return table;
 }
+
+namespace {
 
 std::vector<std::string> trend_row(const RunSeries& series, const CellSeries& cell) {
   std::vector<std::string> row = {cell.key.label()};
@@ -144,6 +149,15 @@ std::vector<std::string> trend_row(const RunSeries& series, const CellSeries& ce
     row.push_back(text);
   }
   return row;
+}
+
+}  // namespace
+
+Table trend_table(const RunSeries& series) {
+  Table table({"cell"});
+  for (std::size_t run = 0; run < series.runs.size(); ++run) table.header.push_back(run_title(series, run));
+  for (const auto& cell : series.cells) table.add_row(trend_row(series, cell));
+  return table;
 }
 
 std::vector<std::string> detail_lines(const RunSeries& series) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ampbench/reports/run_series.h"
+#include "render/table_data.h"
 
 namespace ampbench::reports::detail {
 
@@ -15,11 +16,10 @@ namespace ampbench::reports::detail {
 [[nodiscard]] std::string run_title(const RunSeries& series, std::size_t run);
 
 // # | run | started | ampbench | torch | cells: one row per run.
-[[nodiscard]] std::vector<std::string> runs_header();
-[[nodiscard]] std::vector<std::vector<std::string>> runs_rows(const RunSeries& series);
+[[nodiscard]] Table runs_table(const RunSeries& series);
 
-// field | one column per run.
-[[nodiscard]] std::vector<std::string> differences_header(const RunSeries& series);
+// field | one column per run: one row per environment difference.
+[[nodiscard]] Table differences_table(const RunSeries& series);
 // Said instead of the differences table when the environments match.
 [[nodiscard]] std::string environments_match_note();
 
@@ -31,10 +31,10 @@ struct PairRow {
 };
 [[nodiscard]] std::vector<std::string> pair_header();
 [[nodiscard]] PairRow pair_row(const RunSeries& series, const CellSeries& cell);
+[[nodiscard]] Table pair_table(const RunSeries& series);
 
 // cell | one column per run: its step time and, after the baseline, the change and verdict.
-[[nodiscard]] std::vector<std::string> trend_header(const RunSeries& series);
-[[nodiscard]] std::vector<std::string> trend_row(const RunSeries& series, const CellSeries& cell);
+[[nodiscard]] Table trend_table(const RunSeries& series);
 
 // "cur.json: simple_net/fp16/cpu/default regressed: <reasons>" for every non-baseline point whose
 // verdict is not "pass" or that has reasons.

@@ -12,17 +12,15 @@ namespace {
 
 std::string data_parallel_section(const Report& report) {
   const auto parallel = detail::data_parallel_table(report);
-  if (parallel.rows.empty()) return "";
-  detail::TextTable table(parallel.header);
-  for (const auto& row : parallel.rows) table.add_row(row);
-  return "\nData parallel\n" + table.render() + detail::data_parallel_note() + "\n";
+  if (parallel.empty()) return "";
+  return "\nData parallel\n" + detail::text_table(parallel) + detail::data_parallel_note() + "\n";
 }
 
 }  // namespace
 
 std::string render_table(const Report& report) {
   const bool with_ranks = detail::with_ranks_column(report);
-  detail::TextTable table(detail::summary_header(with_ranks));
+  detail::Table table(detail::summary_header(with_ranks));
   for (const auto& cell : report.cells) {
     auto row = detail::summary_row(cell, with_ranks);
     if (row.failed) {
@@ -31,7 +29,7 @@ std::string render_table(const Report& report) {
       table.add_row(std::move(row.cells));
     }
   }
-  std::string out = table.render();
+  std::string out = detail::text_table(table);
   if (const auto peaks = detail::gemm_peaks_note(report.environment); !peaks.empty()) out += peaks + "\n";
   if (const auto note = detail::failed_cells_note(report); !note.empty()) out += note + "\n";
   if (const auto note = detail::reruns_note(report); !note.empty()) out += note + "\n";

@@ -55,6 +55,32 @@ void append_line(std::string& out, std::string line) {
   out += line + "\n";
 }
 
+// The natural widths, narrowed in three passes until the table fits: the long sentences of data
+// cells wrap first, then the headers, then any cell down to its longest word.
+std::vector<std::size_t> column_widths(const Table& table, std::size_t max_width) {
+  const auto columns = table.header.size();
+  std::vector<std::size_t> header(columns), header_word(columns), data(columns), data_word(columns);
+  for (std::size_t i = 0; i < columns; ++i) {
+    header[i] = display_width(table.header[i]);
+    header_word[i] = longest_word(table.header[i]);
+  }
+  for (const auto& row : table.rows) {
+    for (std::size_t i = 0; i < std::min(row.cells.size(), columns); ++i) {
+      data[i] = std::max(data[i], display_width(row.cells[i]));
+      data_word[i] = std::max(data_word[i], longest_word(row.cells[i]));
+    }
+  }
+  std::vector<std::size_t> widths(columns), sentences(columns), headers(columns), words(columns);
+  for (std::size_t i = 0; i < columns; ++i) {
+    widths[i] = std::max(header[i], data[i]);
+    sentences[i] = std::max(header[i], data_word[i]);
+    headers[i] = std::max(header_word[i], data[i]);
+    words[i] = std::max(header_word[i], data_word[i]);
+  }
+  for (const auto* floors : {&sentences, &headers, &words}) narrow_to(widths, *floors, max_width);
+  return widths;
+}
+
 }  // namespace
 
 std::vector<std::string> unbreakable_words(const std::string& cell) {
@@ -91,49 +117,14 @@ std::vector<std::string> wrapped(const std::string& cell, std::size_t width) {
   return lines;
 }
 
-TextTable::TextTable(std::vector<std::string> header) : header_(std::move(header)) {}
-
-void TextTable::add_row(std::vector<std::string> cells) {
-  cells.resize(header_.size());
-  rows_.push_back({std::move(cells), {}, false});
-}
-
-void TextTable::add_spanning_row(std::vector<std::string> leading_cells, std::string rest) {
-  rows_.push_back({std::move(leading_cells), std::move(rest), true});
-}
-
-// The natural widths, narrowed in three passes until the table fits: the long sentences of data
-// cells wrap first, then the headers, then any cell down to its longest word.
-std::vector<std::size_t> TextTable::column_widths(std::size_t max_width) const {
-  const auto columns = header_.size();
-  std::vector<std::size_t> header(columns), header_word(columns), data(columns), data_word(columns);
-  for (std::size_t i = 0; i < columns; ++i) {
-    header[i] = display_width(header_[i]);
-    header_word[i] = longest_word(header_[i]);
-  }
-  for (const auto& row : rows_) {
-    for (std::size_t i = 0; i < row.cells.size(); ++i) {
-      data[i] = std::max(data[i], display_width(row.cells[i]));
-      data_word[i] = std::max(data_word[i], longest_word(row.cells[i]));
-    }
-  }
-  std::vector<std::size_t> widths(columns), sentences(columns), headers(columns), words(columns);
-  for (std::size_t i = 0; i < columns; ++i) {
-    widths[i] = std::max(header[i], data[i]);
-    sentences[i] = std::max(header[i], data_word[i]);
-    headers[i] = std::max(header_word[i], data[i]);
-    words[i] = std::max(header_word[i], data_word[i]);
-  }
-  for (const auto* floors : {&sentences, &headers, &words}) narrow_to(widths, *floors, max_width);
-  return widths;
-}
-
-std::string TextTable::render(std::size_t max_width) const {
-  const auto widths = column_widths(max_width);
+std::string text_table(const Table& table, std::size_t max_width) {
+  const auto widths = column_widths(table, max_width);
   std::string out;
-  for (auto& line : row_lines(header_, widths)) append_line(out, std::move(line));
-  for (const auto& row : rows_) {
-    auto lines = row_lines(row.cells, widths);
+  for (auto& line : row_lines(table.header, widths)) append_line(out, std::move(line));
+  for (const auto& row : table.rows) {
+    auto cells = row.cells;
+    if (!row.spanning) cells.resize(table.header.size());
+    auto lines = row_lines(cells, widths);
     if (row.spanning) lines.front() += row.rest;
     for (auto& line : lines) append_line(out, std::move(line));
   }

@@ -92,5 +92,11 @@ struct CheckResult {
 // line says PASS or FAIL with the counts.
 [[nodiscard]] std::string render_check_text(const CheckResult& result, const CheckOptions& options);
 [[nodiscard]] std::string render_check_markdown(const CheckResult& result, const CheckOptions& options);
+// For programs (schema "ampbench.check/1"): {"schema", "verdict": "pass" | "fail" (exit 0, 1),
+// "regressed", "inconclusive", "missing", "compared_by_steps", "thresholds": {max_slowdown,
+// max_memory_growth, max_divergence (null: the verdict rule), alpha, strict}, "cells": [{cell,
+// verdict, reasons: [{id, text}]}]}, the cells in the order the text lists them; a reason's id
+// (reason_id in check_reason.h) is for a program, its text for a person.
+[[nodiscard]] std::string render_check_json(const CheckResult& result, const CheckOptions& options);
 
 }  // namespace ampbench::reports

@@ -109,6 +109,11 @@ using CheckReason =
 // The reason in words, as the terminal, Markdown, HTML and JSON renderings of check and compare
 // show it.
 [[nodiscard]] std::string describe_reason(const CheckReason& reason);
+// A stable name of the reason's kind: "step_time_regressed", "step_time_faster",
+// "step_time_not_significant", "step_time_unresolved", "step_time_raw_changed_less",
+// "step_time_machine_change", "step_time_host_state", "too_few_samples", "probes_differ", "memory",
+// "divergence", "non_finite_grad_norm", "not_comparable", "rerun", "missing".
+[[nodiscard]] const char* reason_id(const CheckReason& reason);
 // Each of them in words, in their order.
 [[nodiscard]] std::vector<std::string> describe_reasons(const std::vector<CheckReason>& reasons);
 

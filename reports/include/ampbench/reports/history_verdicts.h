@@ -126,9 +126,11 @@ struct HistoryCheckResult {
 [[nodiscard]] std::string describe_reasons(const HistoryCellCheck& cell);
 
 // The verdicts for people: every cell that is not unchanged with its reason, then "PASS" or
-// "FAIL" or "NEEDS CONFIRMATION" with the counts. Markdown for a job summary.
+// "FAIL" or "NEEDS CONFIRMATION" with the counts. Markdown for a job summary, and a self-contained
+// HTML page (the same table, no script) for a reviewer.
 [[nodiscard]] std::string render_history_check_text(const HistoryCheckResult& result);
 [[nodiscard]] std::string render_history_check_markdown(const HistoryCheckResult& result);
+[[nodiscard]] std::string render_history_check_html(const HistoryCheckResult& result);
 // For programs: {"verdict": "pass" | "needs confirmation" | "fail" (exit 0, 4, 1), "regressed",
 // "needs_confirmation", "testbed": {name, fingerprint, facts}, "differing_facts": [{fact, testbed,
 // run}], "cells": [{cell, verdict, reason,
