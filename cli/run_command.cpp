@@ -103,6 +103,7 @@ int run(const RunFlags& flags) {
   auto config = read_settings(flags, out);
   if (flags.out) out = *flags.out;
   const auto plan = harness::plan_run(std::move(config));
+  if (!plan.preset_choice.empty()) std::cerr << plan.preset_choice << "\n";
   if (plan.torchrun && plan.torchrun->rank != 0) {
     // Rank 0 writes the report; this rank trains its part of each group and sends its cells there.
     const auto failed = harness::follow_rank_zero(plan, [](const std::string& line) { std::cerr << line << "\n"; });
@@ -136,7 +137,10 @@ int run(const RunFlags& flags) {
 // The report keeps a preset as a name, so reports cannot list them: the list is the workloads'.
 std::string help_of(const reports::RunConfigField& field) {
   if (field.key != "preset") return field.help;
-  return field.help + ": " + workloads::preset_choices() + " (see 'ampbench list')";
+  return field.help + ": " + workloads::kAutoPreset +
+         " (the device's: " + workloads::to_string(workloads::preset_for_device(false)) + " on a CPU, " +
+         workloads::to_string(workloads::preset_for_device(true)) + " on CUDA), " + workloads::preset_choices() +
+         " (see 'ampbench list')";
 }
 
 }  // namespace

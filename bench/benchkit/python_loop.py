@@ -16,9 +16,9 @@ from torch import nn
 
 WORKLOADS = ("simplenet", "simplecnn", "transformer")
 MODES = ("fp32", "fp16", "bf16")
-PRESETS = ("seed", "default", "large")
+PRESETS = ("seed", "default", "large", "gpu")
 AUTOCAST_DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16}
-BATCH_POOL = 16  # as kBatchPool in harness/src/measure/mode_session.cpp
+BATCH_POOL = 16  # as kBatchPool in harness/src/measure/mode_session.h
 
 
 @dataclass(frozen=True)
@@ -52,11 +52,13 @@ class TransformerSize:
 
 
 SIMPLENET_SIZES = {"seed": SimpleNetSize(10, (), 1, 100), "default": SimpleNetSize(32, (128, 128), 1, 128),
-                   "large": SimpleNetSize(1024, (4096, 4096), 1, 4096)}
+                   "large": SimpleNetSize(1024, (4096, 4096), 1, 4096),
+                   "gpu": SimpleNetSize(8192, (8192, 8192, 8192), 1, 8192)}
 SIMPLECNN_SIZES = {"seed": SimpleCnnSize(32, 64, 32, 10, 64), "default": SimpleCnnSize(32, 64, 32, 10, 32),
-                   "large": SimpleCnnSize(64, 128, 64, 10, 256)}
+                   "large": SimpleCnnSize(64, 128, 64, 10, 256), "gpu": SimpleCnnSize(128, 256, 128, 10, 256)}
 TRANSFORMER_SIZES = {"seed": TransformerSize(256, 4, 1024, 128, 8), "default": TransformerSize(128, 4, 512, 64, 4),
-                     "large": TransformerSize(1024, 16, 4096, 512, 16)}
+                     "large": TransformerSize(1024, 16, 4096, 512, 16),
+                     "gpu": TransformerSize(4096, 32, 16384, 2048, 8)}
 
 
 class SimpleCnnNet(nn.Module):

@@ -52,6 +52,7 @@
 #include "ampbench/workloads/registry.h"
 #include "measure/interleaved_rounds.h"
 #include "measure/memory_meters.h"
+#include "measure/mode_session.h"
 #include "native_loop/native_training_step.h"
 
 #include <algorithm>
@@ -69,10 +70,15 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 namespace detail = ampbench::harness::detail;
-const ampbench::reports::RunConfig kDefaults;
+// The run's defaults at the CPU suite's sizes (what a plan resolves "auto" to on a CPU).
+const ampbench::reports::RunConfig kDefaults = [] {
+  ampbench::reports::RunConfig config;
+  config.preset = "default";
+  return config;
+}();
 
 constexpr int kThreads = 1;
-constexpr std::int64_t kBatchPool = 16;  // as the runner's pool of pre-generated batches
+using detail::kBatchPool;  // the runner's pool of pre-generated batches
 
 double seconds_between(Clock::time_point start, Clock::time_point end) {
   return std::chrono::duration<double>(end - start).count();

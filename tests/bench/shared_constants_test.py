@@ -17,7 +17,7 @@ MIRRORED = {
     ("bench/benchkit/machine_state.py", "SLOW_MACHINE_FACTOR"): ("reports/include/ampbench/reports/derived_figures.h",
                                                         "kSlowMachineFactor"),
     ("bench/benchkit/machine_state.py", "USUAL_QUANTILE"): ("reports/src/stats/slow_machine_rounds.cpp", "kUsualProbeQuantile"),
-    ("bench/benchkit/python_loop.py", "BATCH_POOL"): ("harness/src/measure/mode_session.cpp", "kBatchPool"),
+    ("bench/benchkit/python_loop.py", "BATCH_POOL"): ("harness/src/measure/mode_session.h", "kBatchPool"),
 }
 
 

@@ -71,6 +71,29 @@ TEST_F(RunCommand, UnknownWorkloadModeOrPresetIsBadInput) {
   expect_bad_input({"--preset", "huge"}, "unknown preset 'huge'");
 }
 
+// CUDA graphs: an unknown setting, a CPU, several ranks and a graphed mode named in --modes are
+// refused before anything runs.
+TEST_F(RunCommand, GraphsOnACpuOrWithRanksIsBadInput) {
+  expect_bad_input({"--graphs", "sometimes"}, "--graphs");
+  expect_bad_input({"--device", "cpu", "--graphs", "on"}, "--graphs on: CUDA graphs need a CUDA device");
+  expect_bad_input({"--graphs", "both", "--ranks", "2"}, "--graphs both with --ranks 2");
+  expect_bad_input({"--device", "cpu", "--modes", "bf16-graphed"}, "--modes bf16-graphed: needs a CUDA device");
+}
+
+// Without --preset a run uses the preset sized for its device and says so first; the report keeps it.
+TEST_F(RunCommand, WithoutAPresetTheDevicesIsUsedAndNamed) {
+  const auto result = run_process({AMPBENCH_CLI,     "run",   "--device",     "cpu", "--workloads",      "simplenet",
+                                   "--modes",        "fp32",  "--warmup",     "1",   "--min-steps",      "4",
+                                   "--steps",        "4",     "--replicates", "1",   "--numerics-steps", "0",
+                                   "--no-breakdown", "--out", out().string()});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err.rfind("preset default: --preset not given and the device is cpu (", 0), 0u) << result.err;
+  const auto report = ampbench::reports::read_report(out() / "report.json");
+  EXPECT_EQ(report.config.preset, "default");
+  ASSERT_EQ(report.cells.size(), 1u);
+  EXPECT_EQ(report.cells[0].preset, "default");
+}
+
 TEST_F(RunCommand, NonPositiveStepsOrBatchIsBadInput) {
   expect_bad_input({"--steps", "0"}, "--steps must be positive");
   expect_bad_input({"--batch", "-4"}, "--batch must be positive");

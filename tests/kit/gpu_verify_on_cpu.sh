@@ -27,7 +27,7 @@ fi
 [ $rc -eq 0 ] || fail "the kit exited $rc"
 
 # What the kit claims, checked: every step ran and passed; the dependencies came from its prefix.
-for step in "unpack dependencies" configure build "ampbench env" suite "data parallel" "cupti self-check" \
+for step in "unpack dependencies" configure build "ampbench env" suite "gpu suite" graphs "data parallel" "cupti self-check" \
   "cupti metrics" partners "partners, 8 per round"; do
   grep -q "^$step  *ok " "$work/out/summary.txt" || fail "step '$step' did not pass"
 done
@@ -46,6 +46,11 @@ for mode in fp32 fp16 bf16; do
   "$python" -c 'import json, sys; r = json.load(open(sys.argv[1])); assert any(c["mode"] == sys.argv[2] and c["status"] == "ok" for c in r["cells"])' \
     "$work/out/suite/report.json" "$mode" || fail "the suite has no passing $mode cell"
 done
+# Without --preset the run took the device's, and said so.
+"$python" -c 'import json, sys; assert json.load(open(sys.argv[1]))["config"]["preset"] == "default"' \
+  "$work/out/gpu-suite/report.json" || fail "the gpu-suite step on a CPU did not use the default preset"
+grep -q "^preset default: --preset not given and the device is cpu" "$work/out/gpu-suite.log" ||
+  fail "the gpu-suite step did not say which preset it chose"
 "$python" -c 'import json, sys; r = json.load(open(sys.argv[1])); assert any(c["ranks"] == 2 and c["status"] == "ok" and c["data_parallel"]["grad_compression"] == "bf16" for c in r["cells"])' \
   "$work/out/ranks/report.json" || fail "the data-parallel step has no passing 2-rank cell"
 "$python" -c 'import json, sys; r = json.load(open(sys.argv[1])); assert {f["arrangement"] for f in r["figures"]} == {"alone-bf16", "fp32+bf16", "suite"}' \

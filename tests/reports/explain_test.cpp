@@ -2,6 +2,8 @@
 // says what is missing instead of guessing, and the Markdown "Why" section against a golden file.
 #include "ampbench/reports/explain.h"
 
+#include "ampbench/reports/derived_figures.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -301,6 +303,53 @@ TEST(Explain, GpuRulesNeedTheirEvidence) {
     EXPECT_NE(finding.id, "host-bound");
     EXPECT_NE(finding.id, "unaligned-shapes");
   }
+}
+
+// A GPU cell is read against its chip's datasheet (and at::mm's own share of it); a chip the table
+// does not know is named; a CPU cell has no such finding.
+TEST(Explain, AGpuCellsMfuIsReadAgainstItsChipsDatasheet) {
+  auto report = cpu_report();
+  for (auto& cell : report.cells) cell.device = "cuda:0";
+  report.environment.devices = {{"cuda:0", "NVIDIA H200", "9.0", 0, 132, "Default"}};
+  report.environment.gemm_peaks = {{"cuda:0", "float32", MeasurementStatus::kMeasured, "", 50e12, 4096, "m"},
+                                   {"cuda:0", "bfloat16", MeasurementStatus::kMeasured, "", 791.52e12, 4096, "m"}};
+  report.cells[1].throughput.achieved_flops_per_s = 494.7e12;
+  const auto mfu = find(explain(report), "transformer/bf16", "mfu");
+  EXPECT_DOUBLE_EQ(evidence(mfu, "mfu"), 0.5);
+  EXPECT_DOUBLE_EQ(evidence(mfu, "datasheet_flops_per_s"), 989.4e12);
+  EXPECT_NEAR(evidence(mfu, "gemm_share_of_datasheet"), 0.8, 1e-12);
+  EXPECT_EQ(mfu.sentence.rfind("The step reaches 50.0% MFU: ", 0), 0u) << mfu.sentence;
+  report.environment.devices[0].model = "NVIDIA RTX A6000";
+  EXPECT_EQ(find(explain(report), "transformer/bf16", "mfu-unknown").sentence,
+            "No MFU: no datasheet peak for NVIDIA RTX A6000 (a chip the MFU table does not know).");
+  for (const auto& finding : explain(cpu_report())) {
+    EXPECT_NE(finding.id, "mfu");
+    EXPECT_NE(finding.id, "mfu-unknown");
+  }
+}
+
+// Beside its graphed twin (--graphs both) an eager AMP cell's step less the graphed one is what the
+// host costs it, with the graphed speedup over the graphed FP32; a graphed cell is compared with
+// the graphed FP32 and gets no such finding of its own.
+TEST(Explain, AGraphedTwinSaysWhatTheHostCostsEachEagerStep) {
+  auto report = cpu_report();
+  auto graphed_fp32 = sample_cell("transformer", "fp32-graphed", 0.008);
+  report.cells.push_back(graphed_fp32);
+  report.cells.push_back(amp_cell("bf16-graphed", "bfloat16", 2.5));
+  EXPECT_EQ(reference_cell(report, report.cells.back())->mode, "fp32-graphed");
+  EXPECT_EQ(reference_cell(report, report.cells[1])->mode, "fp32");
+  const auto findings = explain(report);
+  const auto cost = find(findings, "transformer/bf16/", "graph-host-cost");
+  EXPECT_NEAR(evidence(cost, "host_cost_s"), 0.010 / 1.6 - 0.010 / 2.5, 1e-12);
+  EXPECT_DOUBLE_EQ(evidence(cost, "graphed_speedup"), 2.5);
+  EXPECT_NE(cost.sentence.find("of each eager step (6.250 ms) is the host issuing kernels: replayed from a CUDA graph "
+                               "the step takes 4.000 ms; graphed, the speedup over FP32 is 2.50x"),
+            std::string::npos)
+      << cost.sentence;
+  for (const auto& finding : findings_for(findings, "transformer/bf16-graphed/"))
+    EXPECT_NE(finding.id, "graph-host-cost");
+  // Without the twin, nothing is said.
+  for (const auto& finding : explain(cpu_report())) EXPECT_NE(finding.id, "graph-host-cost");
 }
 
 // A 2-rank cell is explained against the FP32 cell of its own ranks, under its own name, and

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "ampbench/reports/derived_figures.h"
+#include "ampbench/reports/roofline.h"
 #include "sample_report.h"
 #include "support/scratch_dir.h"
 
@@ -104,6 +105,25 @@ TEST(ReportJson, GemmPeaksAndFractionsRoundTrip) {
   EXPECT_EQ(parsed.environment.gemm_peaks[3].status, MeasurementStatus::kUnavailable);
   EXPECT_EQ(parsed.environment.gemm_peaks[3].reason, "TF32 is a CUDA matmul mode");
   EXPECT_EQ(nlohmann::json(parsed), json);
+}
+
+// A CPU report has no "mfu" (reports from before it read the same); a GPU cell on a known chip has
+// it, and a stored value that its rate and the datasheet do not give is refused.
+TEST(ReportJson, MfuIsWrittenWhereAChipHasOneAndMustFollowFromIt) {
+  Report report = make_sample_report();
+  EXPECT_FALSE(nlohmann::json(report)["cells"][0]["throughput"].contains("mfu"));
+  report.environment.devices.push_back({"cuda:0", "NVIDIA H200", "9.0", 150LL << 30, 132, "Default"});
+  report.cells.push_back(ampbench::testing::sample_gpu_cell());
+  fill_fractions_of_peak(report);
+  auto json = nlohmann::json(report);
+  const auto& gpu = report.cells.back();
+  ASSERT_TRUE(json["cells"][6]["throughput"].contains("mfu"));
+  EXPECT_DOUBLE_EQ(json["cells"][6]["throughput"]["mfu"].get<double>(), gpu.throughput.achieved_flops_per_s / 989.4e12);
+  EXPECT_EQ(nlohmann::json(parse_report(json)), json);
+  EXPECT_EQ(ampbench::testing::report_read_error(json), "(no error)");
+  json["cells"][6]["throughput"]["mfu"] = 0.99;
+  EXPECT_NE(ampbench::testing::report_read_error(json).find("cells[6].throughput.mfu"), std::string::npos)
+      << ampbench::testing::report_read_error(json);
 }
 
 TEST(ReportJson, AGemmSpeedAgainstFloat32RoundTripsAndABrokenOneIsNamed) {
@@ -237,7 +257,9 @@ TEST(ReportJson, AVersion1ReportReadsAsOneRankAndIsWrittenAsVersion2) {
   written["schema"] = "ampbench.report/1";
   // Version 1 ran under glibc's defaults: read so, and written so (with the fields v1 lacks).
   EXPECT_EQ(written["config"]["allocator"], "glibc");
-  for (const char* key : {"ranks", "grad_compression", "rank_timeout_s", "allocator"}) written["config"].erase(key);
+  EXPECT_EQ(written["config"]["graphs"], "off");
+  for (const char* key : {"ranks", "grad_compression", "rank_timeout_s", "allocator", "graphs"})
+    written["config"].erase(key);
   for (auto& cell : written["cells"]) {
     cell.erase("ranks");
     cell.erase("data_parallel");

@@ -1,6 +1,10 @@
 // The terminal table against its golden file, and the properties a reader relies on.
 #include "ampbench/reports/table.h"
 
+#include "ampbench/reports/html.h"
+#include "ampbench/reports/markdown.h"
+#include "ampbench/reports/roofline.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -40,6 +44,28 @@ TEST(RenderTable, RanksShowOnlyWhenACellHasSeveral) {
   table = render_table(report);
   EXPECT_EQ(table.find("ranks"), std::string::npos) << table;
   EXPECT_EQ(table.find("Data parallel"), std::string::npos) << table;
+}
+
+// A report with a GPU cell has an MFU column after "% of peak" and a note naming the chip's
+// datasheet; a CPU report keeps its columns (the golden file above).
+TEST(RenderTable, AGpuCellBringsTheMfuColumnAndItsDatasheet) {
+  Report report = make_sample_report();
+  EXPECT_EQ(render_table(report).find("MFU"), std::string::npos);
+  report.environment.devices.push_back({"cuda:0", "NVIDIA H100 80GB HBM3", "9.0", 80LL << 30, 132, "Default"});
+  report.cells.push_back(ampbench::testing::sample_gpu_cell());
+  report.cells.back().throughput.achieved_flops_per_s = 98.94e12;
+  fill_fractions_of_peak(report);
+  const std::string table = render_table(report);
+  EXPECT_NE(table.find("% of peak  MFU"), std::string::npos) << table;
+  EXPECT_NE(table.find(" 10.0% "), std::string::npos) << table;  // float16: 98.94 of 989.4 TFLOP/s
+  EXPECT_NE(table.find("MFU: achieved FLOP/s over NVIDIA H100 SXM's datasheet dense peak (float32 "), std::string::npos)
+      << table;
+  for (const std::string& page : {render_markdown(report), render_html(report)}) {
+    EXPECT_NE(page.find("MFU: achieved FLOP/s over NVIDIA H100 SXM"), std::string::npos);
+  }
+  report.environment.devices.back().model = "NVIDIA GeForce RTX 4090";
+  fill_fractions_of_peak(report);
+  EXPECT_NE(render_table(report).find("No MFU: no datasheet peak for NVIDIA GeForce RTX 4090"), std::string::npos);
 }
 
 // A terminal of 160 columns holds the table; without the limit it would take 180.

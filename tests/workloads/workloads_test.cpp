@@ -60,7 +60,7 @@ TEST(Presets, EveryNameParsesBackAndAnUnknownOneListsTheKnown) {
     (void)parse_preset("Seed");
     FAIL() << "a preset name is matched exactly";
   } catch (const std::invalid_argument& error) {
-    EXPECT_STREQ(error.what(), "unknown preset 'Seed' (seed, default or large)");
+    EXPECT_STREQ(error.what(), "unknown preset 'Seed' (seed, default, large or gpu)");
   }
 }
 

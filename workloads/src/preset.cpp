@@ -10,10 +10,15 @@ const std::vector<PresetInfo>& known_presets() {
       // 32: on a 2-core CPU without native float16 GEMM, fp16 steps cost 6-13x FP32's, and the
       // pass is held to 30% of the suite's time (docs/performance.md).
       {Preset::kDefault, "default", "sized for a 2-core CPU: the whole default suite in about 2 minutes", 32},
-      {Preset::kLarge, "large", "sized to keep a modern GPU busy", 400},
+      {Preset::kLarge, "large", "mid-sized (a BERT-large layer); on a datacenter GPU its AMP steps are launch-bound",
+       400},
+      // 100: an FP32 step of the transformer is about 0.4 s on an H100-class GPU.
+      {Preset::kGpu, "gpu", "compute-bound on a datacenter GPU: LLM-width layers; what a run on CUDA uses", 100},
   };
   return presets;
 }
+
+Preset preset_for_device(bool cuda) { return cuda ? Preset::kGpu : Preset::kDefault; }
 
 const PresetInfo& preset_info(Preset preset) {
   for (const auto& info : known_presets()) {

@@ -79,6 +79,23 @@ std::vector<WorkloadInfo> known_workloads() {
   return infos;
 }
 
+std::optional<MemoryEstimate> estimate_memory(const std::string& name, const WorkloadOptions& options) {
+  MemoryEstimator estimator;
+  bool found = false;
+  {
+    auto& instance = registry();
+    const std::lock_guard lock(instance.mutex);
+    for (const auto& entry : instance.entries) {
+      if (entry.name != name) continue;
+      found = true;
+      estimator = entry.estimate_memory;
+    }
+  }
+  if (!found) throw std::invalid_argument("unknown workload '" + name + "'");
+  if (!estimator) return std::nullopt;
+  return estimator(options);
+}
+
 std::unique_ptr<Workload> make_workload(const std::string& name, const WorkloadOptions& options) {
   WorkloadFactory factory;
   std::vector<std::string> names;
@@ -119,10 +136,11 @@ std::int64_t batch_size(const WorkloadOptions& options, std::int64_t preset_batc
 std::vector<WorkloadRegistration> builtin_workloads() {
   return {
       {"simplenet", "MLP regressing a random teacher MLP (MSE, SGD); seed preset: Linear 10->1, 100 samples",
-       make_simple_net},
-      {"simplecnn", "conv 3->32->64 + fc on 3x32x32 images, teacher's classes (CrossEntropy, Adam)", make_simple_cnn},
+       make_simple_net, estimate_simple_net},
+      {"simplecnn", "conv 3->32->64 + fc on 3x32x32 images, teacher's classes (CrossEntropy, Adam)", make_simple_cnn,
+       estimate_simple_cnn},
       {"transformer", "pre-norm attention (SDPA) + GELU MLP block regressing a teacher block (MSE, AdamW)",
-       make_transformer_block},
+       make_transformer_block, estimate_transformer_block},
   };
 }
 

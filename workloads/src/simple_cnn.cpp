@@ -41,6 +41,8 @@ SimpleCnnSize simple_cnn_preset(Preset preset) {
       return {32, 64, 32, 10, 32};  // the tutorial's net at half its batch, for the CPU suite
     case Preset::kLarge:
       return {64, 128, 64, 10, 256};
+    case Preset::kGpu:
+      return {128, 256, 128, 10, 256};  // 3x128x128 images: about 2 TFLOP a step, most of it conv2
   }
   throw std::invalid_argument("preset " + std::to_string(static_cast<int>(preset)) + " has no sizes");
 }
@@ -97,7 +99,8 @@ class SimpleCnn final : public Workload {
   }
 
   std::unique_ptr<torch::optim::Optimizer> make_optimizer() override {
-    return std::make_unique<torch::optim::Adam>(student_->parameters(), torch::optim::AdamOptions(1e-3));
+    return recipe_optimizer<amp::FusedAdam, torch::optim::Adam>(options_, student_->parameters(),
+                                                                torch::optim::AdamOptions(1e-3));
   }
 
   Batch make_batch(std::int64_t index) override {
@@ -133,6 +136,27 @@ class SimpleCnn final : public Workload {
 
 std::unique_ptr<Workload> make_simple_cnn(const WorkloadOptions& options) {
   return std::make_unique<SimpleCnn>(options);
+}
+
+MemoryEstimate estimate_simple_cnn(const WorkloadOptions& options) {
+  const auto size = simple_cnn_preset(options.preset);
+  const double batch = static_cast<double>(batch_size(options, size.batch));
+  const double hw = static_cast<double>(size.image * size.image);
+  const double c1 = static_cast<double>(size.channels1);
+  const double c2 = static_cast<double>(size.channels2);
+  const double fc = static_cast<double>(size.fc_inputs());
+  MemoryEstimate estimate;
+  estimate.batch = static_cast<std::int64_t>(batch);
+  estimate.trained_parameters =
+      c1 * 27.0 + c1 + c2 * c1 * 9.0 + c2 + fc * static_cast<double>(size.classes) + static_cast<double>(size.classes);
+  estimate.optimizer_state = 2.0;                                                // Adam
+  estimate.resident_bytes = 4.0 * static_cast<double>(size.classes) * 3.0 * hw;  // the class templates
+  estimate.batch_bytes = 4.0 * batch * 3.0 * hw + 8.0 * batch;                   // images, int64 labels
+  // The input, each ReLU's output (its pool's input), each pool's int64 indices (two elements'
+  // worth at float32) and output.
+  estimate.saved_activations = batch * (3.0 * hw + c1 * hw * 1.5 + c1 * hw / 4.0 + c2 * hw / 4.0 * 1.5 + fc);
+  estimate.largest_temporary = batch * c1 * hw;  // conv1's output before its ReLU
+  return estimate;
 }
 
 }  // namespace ampbench::workloads::detail

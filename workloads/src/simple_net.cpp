@@ -6,6 +6,7 @@
 #include <torch/nn/modules/linear.h>
 #include <torch/optim/sgd.h>
 
+#include <algorithm>
 #include <numeric>
 #include <sstream>
 #include <stdexcept>
@@ -32,6 +33,8 @@ SimpleNetSize simple_net_preset(Preset preset) {
       return {32, {128, 128}, 1, 128};  // sized for the 2-minute CPU suite (docs/running.md)
     case Preset::kLarge:
       return {1024, {4096, 4096}, 1, 4096};
+    case Preset::kGpu:
+      return {8192, {8192, 8192, 8192}, 1, 8192};  // three 8192^2 GEMMs at batch 8192: about 10 TFLOP a step
   }
   throw std::invalid_argument("preset " + std::to_string(static_cast<int>(preset)) + " has no sizes");
 }
@@ -73,7 +76,8 @@ class SimpleNet final : public Workload {
   }
 
   std::unique_ptr<torch::optim::Optimizer> make_optimizer() override {
-    return std::make_unique<torch::optim::SGD>(student_->parameters(), torch::optim::SGDOptions(0.01));
+    return recipe_optimizer<amp::FusedSGD, torch::optim::SGD>(options_, student_->parameters(),
+                                                              torch::optim::SGDOptions(0.01));
   }
 
   Batch make_batch(std::int64_t index) override {
@@ -107,6 +111,32 @@ class SimpleNet final : public Workload {
 
 std::unique_ptr<Workload> make_simple_net(const WorkloadOptions& options) {
   return std::make_unique<SimpleNet>(options);
+}
+
+MemoryEstimate estimate_simple_net(const WorkloadOptions& options) {
+  const auto size = simple_net_preset(options.preset);
+  const double batch = static_cast<double>(batch_size(options, size.batch));
+  double parameters = 0.0;
+  double activations = 0.0;  // each Linear's input, and each ReLU's output (the next one's input)
+  double widest = static_cast<double>(size.inputs);
+  std::int64_t width = size.inputs;
+  for (const auto hidden : size.hidden) {
+    parameters += static_cast<double>(width * hidden + hidden);
+    activations += batch * static_cast<double>(width + hidden);
+    widest = std::max(widest, static_cast<double>(hidden));
+    width = hidden;
+  }
+  parameters += static_cast<double>(width * size.outputs + size.outputs);
+  activations += batch * static_cast<double>(width + size.outputs);
+  MemoryEstimate estimate;
+  estimate.batch = static_cast<std::int64_t>(batch);
+  estimate.trained_parameters = parameters;
+  estimate.optimizer_state = 0.0;              // SGD without momentum
+  estimate.resident_bytes = 4.0 * parameters;  // the teacher
+  estimate.batch_bytes = 4.0 * batch * static_cast<double>(size.inputs + size.outputs);
+  estimate.saved_activations = activations;
+  estimate.largest_temporary = batch * widest;
+  return estimate;
 }
 
 }  // namespace ampbench::workloads::detail

@@ -9,6 +9,7 @@
 #include <torch/nn/modules/normalization.h>
 #include <torch/optim/adamw.h>
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 
@@ -34,6 +35,8 @@ TransformerSize transformer_preset(Preset preset) {
       return {128, 4, 512, 64, 4};  // sized for the 2-minute CPU suite (docs/running.md)
     case Preset::kLarge:
       return {1024, 16, 4096, 512, 16};
+    case Preset::kGpu:
+      return {4096, 32, 16384, 2048, 8};  // an LLM layer's width: about 21 TFLOP a step
   }
   throw std::invalid_argument("preset " + std::to_string(static_cast<int>(preset)) + " has no sizes");
 }
@@ -103,7 +106,8 @@ class TransformerBlock final : public Workload {
   }
 
   std::unique_ptr<torch::optim::Optimizer> make_optimizer() override {
-    return std::make_unique<torch::optim::AdamW>(student_->parameters(), torch::optim::AdamWOptions(1e-3));
+    return recipe_optimizer<amp::FusedAdamW, torch::optim::AdamW>(options_, student_->parameters(),
+                                                                  torch::optim::AdamWOptions(1e-3));
   }
 
   Batch make_batch(std::int64_t index) override {
@@ -136,6 +140,28 @@ class TransformerBlock final : public Workload {
 
 std::unique_ptr<Workload> make_transformer_block(const WorkloadOptions& options) {
   return std::make_unique<TransformerBlock>(options);
+}
+
+MemoryEstimate estimate_transformer_block(const WorkloadOptions& options) {
+  const auto size = transformer_preset(options.preset);
+  const double batch = static_cast<double>(batch_size(options, size.batch));
+  const double d = static_cast<double>(size.d_model);
+  const double ffn = static_cast<double>(size.ffn);
+  const double tokens = batch * static_cast<double>(size.sequence);
+  const double parameters = 4.0 * d * d + 2.0 * d * ffn + 9.0 * d + ffn;
+  // Per token backward keeps both norms' inputs and outputs, q, k and v, the attention output,
+  // fc1's output and the GELU's, and the loss input: 9 d + 2 ffn. SDPA's math path (float32 on some
+  // GPUs) also keeps the attention probabilities, batch x heads x seq^2: counted, as the bound.
+  const double scores = batch * static_cast<double>(size.heads) * static_cast<double>(size.sequence * size.sequence);
+  MemoryEstimate estimate;
+  estimate.batch = static_cast<std::int64_t>(batch);
+  estimate.trained_parameters = parameters;
+  estimate.optimizer_state = 2.0;              // AdamW: exp_avg, exp_avg_sq
+  estimate.resident_bytes = 4.0 * parameters;  // the teacher
+  estimate.batch_bytes = 2.0 * 4.0 * tokens * d;
+  estimate.saved_activations = tokens * (9.0 * d + 2.0 * ffn) + scores;
+  estimate.largest_temporary = std::max(scores, tokens * ffn);
+  return estimate;
 }
 
 }  // namespace ampbench::workloads::detail

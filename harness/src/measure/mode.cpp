@@ -31,16 +31,47 @@ const std::vector<Mode>& known_modes() {
   return modes;
 }
 
-const Mode& find_mode(const std::string& name) {
-  std::string known;
-  for (const auto& mode : known_modes()) {
-    if (mode.name == name) return mode;
-    known += (known.empty() ? "" : ", ") + mode.name;
-  }
-  throw std::invalid_argument("unknown mode '" + name + "' (known: " + known + ")");
+namespace {
+
+// Each eager mode's graphed twin: the same arithmetic, captured once and replayed, on CUDA only.
+const std::vector<Mode>& graphed_modes() {
+  static const std::vector<Mode> modes = [] {
+    std::vector<Mode> graphed;
+    for (Mode mode : known_modes()) {
+      mode.name = reports::graphed_mode_of(mode.name);
+      mode.summary += "; the whole step replayed from a CUDA graph";
+      mode.cuda_only = true;
+      mode.graphed = true;
+      graphed.push_back(std::move(mode));
+    }
+    return graphed;
+  }();
+  return modes;
 }
 
-bool is_reference_mode(const Mode& mode) { return mode.name == reports::kReferenceMode; }
+}  // namespace
+
+const Mode& find_mode(const std::string& name) {
+  std::string known;
+  for (const auto* modes : {&known_modes(), &graphed_modes()}) {
+    for (const auto& mode : *modes) {
+      if (mode.name == name) return mode;
+    }
+  }
+  for (const auto& mode : known_modes()) known += (known.empty() ? "" : ", ") + mode.name;
+  throw std::invalid_argument("unknown mode '" + name + "' (known: " + known + ", each also with " +
+                              std::string(reports::kGraphedSuffix) + " on CUDA)");
+}
+
+bool is_reference_mode(const Mode& mode) { return mode.name == reports::reference_mode_for(mode.name); }
+
+std::vector<std::string> modes_with_graphs(const std::vector<std::string>& eager, reports::GraphExecution graphs) {
+  if (graphs == reports::GraphExecution::kOff) return eager;
+  std::vector<std::string> modes;
+  if (graphs == reports::GraphExecution::kBoth) modes = eager;
+  for (const auto& name : eager) modes.push_back(reports::graphed_mode_of(name));
+  return modes;
+}
 
 std::vector<std::string> default_modes(bool gpu) {
   if (gpu) return {"fp32", "tf32", "fp16", "bf16"};

@@ -10,11 +10,6 @@
 #include "measure/nvtx_ranges.h"
 
 namespace ampbench::harness::detail {
-namespace {
-
-constexpr std::int64_t kBatchPool = 16;  // distinct pre-generated batches, cycled through
-
-}  // namespace
 
 std::string dtype_name(c10::ScalarType dtype) {
   switch (dtype) {
@@ -28,7 +23,8 @@ std::string dtype_name(c10::ScalarType dtype) {
 }
 
 workloads::WorkloadOptions workload_options(const reports::RunConfig& config, c10::Device device) {
-  return {workloads::parse_preset(config.preset), config.batch, static_cast<std::uint64_t>(config.seed), device};
+  return {workloads::parse_preset(config.preset), config.batch, static_cast<std::uint64_t>(config.seed), device,
+          config.graphs != reports::GraphExecution::kOff};
 }
 
 reports::ModeSettings apply_precision(const Mode& mode) {
@@ -77,6 +73,13 @@ ModeSession::ModeSession(const WorkloadTask& task, const Mode& mode, c10::Device
   if (group) sync_ = std::make_unique<GradientSync>(std::move(group), workload_->module(), config.grad_compression);
   step_.emplace(
       TrainingStep{*workload_, *optimizer_, scaler_ ? &*scaler_ : nullptr, mode_, device.type(), sync_.get()});
+  if (config.graphs != reports::GraphExecution::kOff) {
+    static_batch_ = workloads::Batch{batches_.front().input.clone(), batches_.front().target.clone()};
+  }
+  if (mode.graphed) {
+    graphed_ = std::make_unique<GraphedStep>(*step_, *static_batch_, device);
+    if (scaler_) scale_buffer_ = torch::empty({step_capacity}, loss_buffer_.options());
+  }
   ledger_.end(memory);
 }
 
@@ -96,8 +99,15 @@ void ModeSession::step(const std::function<void(const std::function<void()>&)>& 
   const bool overflow = std::find(inject.begin(), inject.end(), steps_done_) != inject.end();
   const auto& batch = batches_[static_cast<std::size_t>(steps_done_ % kBatchPool)];
   torch::Tensor loss;
+  if (scale_buffer_.defined()) record_scale_before_step();
   timed([&] {
-    loss = step_->run(batch, overflow);
+    if (static_batch_) {
+      copy_batch(*static_batch_, batch);
+      TORCH_CHECK(!(graphed_ && overflow), "mode ", mode_.name, ": a captured step cannot inject an overflow");
+      loss = graphed_ ? graphed_->run() : step_->run(*static_batch_, overflow);
+    } else {
+      loss = step_->run(batch, overflow);
+    }
     if (sync_) communication_.push_back(sync_->take_step());
   });
   // What is kept of the step, outside its time: a step's telemetry is not part of the training a
@@ -122,6 +132,31 @@ void ModeSession::rewind_to(std::int64_t step) {
 std::vector<double> ModeSession::losses() const {
   const auto host = loss_buffer_.narrow(0, 0, steps_done_).to(torch::kCPU, torch::kDouble).contiguous();
   return {host.data_ptr<double>(), host.data_ptr<double>() + host.numel()};
+}
+
+void ModeSession::record_scale_before_step() {
+  auto slot = scale_buffer_.select(0, steps_done_);
+  const auto scale = scaler_->scale_on_device();
+  // Before the first scale() the scale is still the scaler's initial value, known on the host.
+  if (scale.defined()) {
+    slot.copy_(scale);
+  } else {
+    slot.fill_(scaler_->get_scale());
+  }
+}
+
+std::vector<amp::ScalerStepRecord> ModeSession::scaler_records() const {
+  if (!scaler_) return {};
+  if (!scale_buffer_.defined()) return scaler_->telemetry();
+  const auto scales = scale_buffer_.narrow(0, 0, steps_done_).to(torch::kCPU, torch::kDouble).contiguous();
+  const double* scale = scales.data_ptr<double>();
+  const double last = scaler_->get_scale();  // after the last step's update
+  std::vector<amp::ScalerStepRecord> records;
+  for (std::int64_t step = 0; step < steps_done_; ++step) {
+    const double next = step + 1 < steps_done_ ? scale[step + 1] : last;
+    records.push_back({scale[step], next < scale[step]});
+  }
+  return records;
 }
 
 std::unique_ptr<TrainingStateSnapshot> ModeSession::snapshot_training_state() {

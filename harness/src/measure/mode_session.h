@@ -16,11 +16,16 @@
 #include "ampbench/harness/workload_task.h"
 #include "ampbench/workloads/workload.h"
 #include "distributed/gradient_sync.h"
+#include "measure/graphed_step.h"
 #include "measure/tensor_memory.h"
 #include "measure/training_state_snapshot.h"
 #include "measure/training_step.h"
 
 namespace ampbench::harness::detail {
+
+// Distinct pre-generated batches each session holds and cycles through (the memory preflight
+// counts them).
+inline constexpr std::int64_t kBatchPool = 16;
 
 class ModeSession {
  public:
@@ -55,6 +60,11 @@ class ModeSession {
   [[nodiscard]] const reports::ModeSettings& settings() const { return settings_; }
   [[nodiscard]] ModeMemoryLedger& memory() { return ledger_; }
   [[nodiscard]] const amp::GradScaler* scaler() const { return scaler_ ? &*scaler_ : nullptr; }
+  // Every step's scale and whether it was skipped, on the host (one copy): the scaler's own record
+  // for an eager mode; for a graphed one, whose captured update() rewrites one record, the scale
+  // read before each step (a step was skipped when the next scale is lower: the scaler backs off
+  // exactly then). Empty without a scaler.
+  [[nodiscard]] std::vector<amp::ScalerStepRecord> scaler_records() const;
   // Every step's loss so far, on the host (one copy, at the end).
   [[nodiscard]] std::vector<double> losses() const;
   // Every step's unscaled global gradient norm, on the host (one copy, at the end).
@@ -66,6 +76,8 @@ class ModeSession {
   [[nodiscard]] const std::vector<StepCommunication>& communication() const { return communication_; }
 
  private:
+  void record_scale_before_step();  // a graphed mode's scale before the step, on the device
+
   const WorkloadTask& task_;
   const Mode& mode_;
   c10::Device device_;
@@ -81,6 +93,11 @@ class ModeSession {
   std::unique_ptr<GradientSync> sync_;
   std::vector<StepCommunication> communication_;
   std::optional<TrainingStep> step_;
+  // With --graphs on or both: the static batch every step reads (eager ones too, so both executions
+  // copy their batch alike), and for a graphed mode its graph and each step's scale before it.
+  std::optional<workloads::Batch> static_batch_;
+  std::unique_ptr<GraphedStep> graphed_;
+  torch::Tensor scale_buffer_;
   std::int64_t steps_done_ = 0;
 };
 

@@ -15,6 +15,7 @@
 #include "ampbench/workloads/registry.h"
 #include "error_text.h"
 #include "machine/device_hooks.h"
+#include "measure/graphed_step.h"
 #include "measure/layer_ranges.h"
 #include "measure/mode_session.h"
 #include "measure/training_step.h"
@@ -87,10 +88,24 @@ reports::NumericsRun train(const PassPlan& plan, const Mode& mode, bool reversed
   (void)detail::apply_precision(mode);
   auto workload = plan.make(detail::workload_options(config, plan.device));
   auto optimizer = workload->make_optimizer();
-  std::optional<detail::LayerRangeRecorder> ranges;  // the floor run is FP32 again: nothing new to see
-  if (!reversed) ranges.emplace(workload->module());
+  // The floor run is FP32 again: nothing new to see. A graphed mode's replays run no forward hooks.
+  std::optional<detail::LayerRangeRecorder> ranges;
+  if (!reversed && !mode.graphed) ranges.emplace(workload->module());
   const detail::TrainingStep step{*workload,          *optimizer, scaler ? &*scaler : nullptr, mode,
                                   plan.device.type(), nullptr,    ranges ? &*ranges : nullptr};
+  // A graphed mode trains from the static batch its captured step reads, refilled every step.
+  std::optional<workloads::Batch> inputs;
+  std::unique_ptr<detail::GraphedStep> graphed;
+  if (mode.graphed) {
+    const auto first = workload->make_batch(reversed ? steps - 1 : 0);
+    inputs = workloads::Batch{first.input.clone(), first.target.clone()};
+    graphed = std::make_unique<detail::GraphedStep>(step, *inputs, plan.device);
+  }
+  const auto train_step = [&](const workloads::Batch& batch) {
+    if (!graphed) return step.run(batch, false);
+    detail::copy_batch(*inputs, batch);
+    return graphed->run();
+  };
   std::vector<workloads::Batch> held_out;
   for (std::int64_t j = 0; j < kNumericsEvalBatches; ++j)
     held_out.push_back(workload->make_batch(kFirstHeldOutBatch + j));
@@ -108,7 +123,7 @@ reports::NumericsRun train(const PassPlan& plan, const Mode& mode, bool reversed
     (void)detail::apply_precision(mode);
     const auto batch = workload->make_batch(reversed ? steps - 1 - done : done);
     if (ranges) ranges->begin_step(done, evaluated);  // the ranges in full after each evaluation
-    run.train_loss.push_back(step.run(batch, false).item<double>());
+    run.train_loss.push_back(train_step(batch).item<double>());
     if (ranges) ranges->end_step();
   }
   if (ranges)

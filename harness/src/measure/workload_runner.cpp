@@ -161,9 +161,8 @@ void fill_memory(detail::ModeSession& session, c10::Device device,
   }
 }
 
-reports::ScalerTelemetry scaler_telemetry(const amp::GradScaler& scaler) {
+reports::ScalerTelemetry scaler_telemetry(const std::vector<amp::ScalerStepRecord>& records) {
   reports::ScalerTelemetry telemetry;
-  const auto records = scaler.telemetry();
   for (std::size_t step = 0; step < records.size(); ++step) {
     telemetry.scale.push_back(records[step].scale);
     if (records[step].skipped) telemetry.skipped_steps.push_back(static_cast<std::int64_t>(step));
@@ -191,7 +190,7 @@ void fill_timed(const detail::RoundsOutcome& outcome, const detail::SessionTimes
   rounds.slow_machine_factor = reports::kSlowMachineFactor;
   rounds.round_replicate.assign(times.round_median_s.size(), replicate);
   cell.rounds = std::move(rounds);
-  if (const auto* scaler = slot.session->scaler()) cell.scaler = scaler_telemetry(*scaler);
+  if (slot.session->scaler() != nullptr) cell.scaler = scaler_telemetry(slot.session->scaler_records());
   fill_throughput(*slot.session, cell);
 }
 
@@ -247,8 +246,13 @@ Placement place(const WorkloadTask& task) {
 // breakdown and the tensor-core metrics, each over replays of the same steps (the same batches
 // from the same weights, optimizer and scaler state).
 void profile(const WorkloadTask& task, c10::Device device, ModeSlot& slot) {
-  audit_precision(slot);
   auto& session = *slot.session;
+  if (session.mode().graphed) {
+    // A replay runs kernels without the ops that the audit counts and the breakdown attributes time to.
+    slot.cell.tensor_cores.reason = "not profiled: a graphed cell replays kernels, not the ops the profiling counts";
+    return;
+  }
+  audit_precision(slot);
   const auto profiled = replay_same_steps(
       session.steps_done(), kProfiledSteps,
       [&](std::int64_t index) {

@@ -17,6 +17,7 @@
 #include "distributed/rank_groups.h"
 #include "machine/gemm_peak.h"
 #include "measure/numerics_pass.h"
+#include "run/memory_preflight.h"
 #include "run/replicates.h"
 #include "worker/worker_allocator.h"
 #include "worker/worker_job.h"
@@ -112,12 +113,14 @@ double add_numerics(WorkloadTask task, std::vector<reports::CellResult>& cells, 
   return results.empty() ? 0.0 : std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// The GEMM peaks and the allocator record, which the first worker also reports (with
-// --no-isolate, plan_run applied the policy to this process and recorded it).
-std::vector<reports::GemmPeak> gemm_peaks(const RunPlan& plan, std::optional<reports::AllocatorRecord>& allocator) {
+// The GEMM peaks and the allocator record, which the first worker also reports with the GPU's free
+// memory (with --no-isolate, plan_run applied the policy to this process and recorded it).
+std::vector<reports::GemmPeak> gemm_peaks(const RunPlan& plan, std::optional<reports::AllocatorRecord>& allocator,
+                                          std::optional<std::int64_t>& free_bytes) {
   const auto& config = plan.config;
   if (!config.isolate) {
     if (!allocator) throw std::invalid_argument("run: the plan records no allocator policy (make it with plan_run)");
+    free_bytes = detail::free_device_bytes(config.device);
     allocator->page_fault_s = detail::measure_page_fault_s();
     return measure_gemm_peaks(config.device, config.threads);
   }
@@ -129,6 +132,7 @@ std::vector<reports::GemmPeak> gemm_peaks(const RunPlan& plan, std::optional<rep
   std::string reason = outcome.failure;
   if (outcome.result && outcome.result->contains("gemm_peaks")) {
     allocator = outcome.result->at("allocator").get<reports::AllocatorRecord>();
+    if (outcome.result->contains("free_bytes")) free_bytes = outcome.result->at("free_bytes").get<std::int64_t>();
     return outcome.result->at("gemm_peaks").get<std::vector<reports::GemmPeak>>();
   }
   if (outcome.result && outcome.result->contains("error")) reason = outcome.result->at("error").get<std::string>();
@@ -262,11 +266,14 @@ reports::Report run(const RunPlan& plan, const RunObserver& observe) {
   started.kind = RunEvent::Kind::kGemmPeakStarted;
   notify(started);
   const auto start = std::chrono::steady_clock::now();
-  report.environment.gemm_peaks = gemm_peaks(plan, report.environment.allocator);
+  std::optional<std::int64_t> free_bytes;
+  report.environment.gemm_peaks = gemm_peaks(plan, report.environment.allocator, free_bytes);
   RunEvent measured;
   measured.kind = RunEvent::Kind::kGemmPeakMeasured;
   measured.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   notify(measured);
+  // Before any cell: a preset or batch that cannot fit the GPU is refused with its estimate.
+  if (free_bytes) detail::require_memory_fits(plan.config, *free_bytes);
 
   report.cells = run_workloads(plan, groups ? &*groups : nullptr, report.reruns, notify);
   if (groups) groups->finish();

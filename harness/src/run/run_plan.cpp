@@ -10,6 +10,7 @@
 #include "ampbench/harness/mode.h"
 #include "ampbench/workloads/preset.h"
 #include "ampbench/workloads/registry.h"
+#include "measure/graphed_step.h"
 #include "worker/worker_allocator.h"
 
 namespace ampbench::harness {
@@ -77,6 +78,27 @@ void resolve_modes(std::vector<std::string>& names, const std::string& device) {
                         [](const std::string& mode) { return is_reference_mode(find_mode(mode)); });
 }
 
+// --graphs on: each mode graphed; both: the eager modes, then each graphed. A graphed mode is asked
+// for through --graphs, never named in --modes (its cells need the static batches --graphs sets up).
+void apply_graphs(RunConfig& config) {
+  for (const auto& name : config.modes) {
+    if (reports::is_graphed_mode(name)) {
+      throw SettingError(flag_of(&RunConfig::modes) + " " + name + ": name the eager mode (" +
+                         reports::eager_mode_of(name) + ") and add " + flag_of(&RunConfig::graphs) + " on or both");
+    }
+  }
+  if (config.graphs == reports::GraphExecution::kOff) return;
+  const std::string flag = flag_of(&RunConfig::graphs) + " " + std::string(to_string(config.graphs));
+  if (config.device == "cpu") throw SettingError(flag + ": CUDA graphs need a CUDA device, and the device is cpu");
+  if (config.warmup <= detail::kEagerStepsBeforeCapture) {
+    throw SettingError(flag + " with " + flag_of(&RunConfig::warmup) + " " + std::to_string(config.warmup) +
+                       ": a graphed mode runs " + std::to_string(detail::kEagerStepsBeforeCapture) +
+                       " eager steps and its capture before its timed steps, so " + flag_of(&RunConfig::warmup) +
+                       " must be at least " + std::to_string(detail::kEagerStepsBeforeCapture + 1));
+  }
+  config.modes = modes_with_graphs(config.modes, config.graphs);
+}
+
 // A preloaded policy must be installed; without isolation this process itself must already run
 // under the policy's malloc (nothing can preload it now), and applies the policy here, once: the
 // record is the run's. With isolation each worker applies it and the first one's is the record.
@@ -125,6 +147,25 @@ std::optional<TorchrunRank> apply_torchrun(reports::RunConfig& config) {
   return torchrun;
 }
 
+// "auto" becomes the preset sized for the device; a named preset is honoured. Fills the preset's
+// numerics steps when none were given.
+std::string resolve_preset(RunConfig& config) {
+  std::string choice;
+  if (config.preset == workloads::kAutoPreset) {
+    const auto preset = workloads::preset_for_device(config.device != "cpu");
+    config.preset = workloads::to_string(preset);
+    choice = "preset " + config.preset + ": " + flag_of(&RunConfig::preset) + " not given and the device is " +
+             config.device + " (" + workloads::preset_info(preset).summary + ")";
+  }
+  try {
+    const auto preset = workloads::parse_preset(config.preset);
+    if (!config.numerics_steps) config.numerics_steps = workloads::preset_info(preset).numerics_steps;
+  } catch (const std::invalid_argument& error) {
+    throw SettingError(flag_of(&RunConfig::preset) + ": " + error.what());
+  }
+  return choice;
+}
+
 }  // namespace
 
 RunPlan plan_run(reports::RunConfig config) {
@@ -135,12 +176,8 @@ RunPlan plan_run(reports::RunConfig config) {
   config.device = resolve_device(config.device, plan.environment);
   resolve_workloads(config.workloads);
   resolve_modes(config.modes, config.device);
-  try {
-    const auto preset = workloads::parse_preset(config.preset);
-    if (!config.numerics_steps) config.numerics_steps = workloads::preset_info(preset).numerics_steps;
-  } catch (const std::invalid_argument& error) {
-    throw SettingError(flag_of(&RunConfig::preset) + ": " + error.what());
-  }
+  apply_graphs(config);
+  plan.preset_choice = resolve_preset(config);
   const int hardware_threads = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
   if (config.threads > 4 * hardware_threads) {
     throw SettingError(flag_of(&RunConfig::threads) + " " + std::to_string(config.threads) +

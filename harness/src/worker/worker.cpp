@@ -16,6 +16,7 @@
 #include "ampbench/reports/report_json.h"
 #include "machine/gemm_peak.h"
 #include "measure/numerics_pass.h"
+#include "run/memory_preflight.h"
 #include "worker/worker_allocator.h"
 #include "worker/worker_job.h"
 #include "worker/worker_process.h"
@@ -35,10 +36,15 @@ nlohmann::json run_task(const nlohmann::json& task, const WorkerTaskInspector& i
   auto allocator = apply_allocator(task);
   const auto job = detail::job_of(task);
   if (job == detail::WorkerJob::kGemmPeaks) {
-    // The run's first worker also reports what the policy found, for the report's environment.
+    // The run's first worker also reports what the policy found, for the report's environment, and
+    // the GPU memory a worker finds free, for the preflight (before the peaks allocate any).
+    const auto device = task.at("device").get<std::string>();
+    const auto free_bytes = detail::free_device_bytes(device);
     allocator.page_fault_s = detail::measure_page_fault_s();
-    return {{"gemm_peaks", measure_gemm_peaks(task.at("device").get<std::string>(), task.at("threads").get<int>())},
-            {"allocator", allocator}};
+    nlohmann::json result{{"gemm_peaks", measure_gemm_peaks(device, task.at("threads").get<int>())},
+                          {"allocator", allocator}};
+    if (free_bytes) result["free_bytes"] = *free_bytes;
+    return result;
   }
   auto workload = task.at("task").get<WorkloadTask>();
   if (inspect) inspect(workload);

@@ -26,8 +26,49 @@ std::optional<double> fraction_of_peak(const Environment& environment, const Cel
   return cell.throughput.achieved_flops_per_s / (peak->flops_per_s * static_cast<double>(cell.ranks));
 }
 
+namespace {
+
+const DeviceInfo* find_device(const Environment& environment, const std::string& name) {
+  const auto found = std::find_if(environment.devices.begin(), environment.devices.end(),
+                                  [&](const DeviceInfo& device) { return device.name == name; });
+  return found == environment.devices.end() ? nullptr : &*found;
+}
+
+double datasheet_peak(const DatasheetPeaks& peaks, const std::string& dtype) {
+  if (dtype == "float32") return peaks.float32;
+  if (dtype == "tfloat32") return peaks.tfloat32;
+  if (dtype == "float16") return peaks.float16;
+  if (dtype == "bfloat16") return peaks.bfloat16;
+  return 0.0;
+}
+
+bool on_gpu(const CellResult& cell) { return cell.device.rfind("cuda:", 0) == 0; }
+
+}  // namespace
+
+std::optional<double> model_flops_utilisation(const Environment& environment, const CellResult& cell) {
+  if (cell.status != CellStatus::kOk || !on_gpu(cell)) return std::nullopt;
+  const DeviceInfo* device = find_device(environment, cell.device);
+  const DatasheetPeaks* peaks = device == nullptr ? nullptr : find_datasheet_peaks(device->model);
+  const double peak = peaks == nullptr ? 0.0 : datasheet_peak(*peaks, peak_dtype(cell));
+  if (peak <= 0.0) return std::nullopt;
+  return cell.throughput.achieved_flops_per_s / (peak * static_cast<double>(cell.ranks));
+}
+
+std::string why_no_mfu(const Environment& environment, const CellResult& cell) {
+  if (cell.status != CellStatus::kOk || !on_gpu(cell) || model_flops_utilisation(environment, cell)) return "";
+  const DeviceInfo* device = find_device(environment, cell.device);
+  const std::string model = device == nullptr || device->model.empty() ? cell.device : device->model;
+  const DatasheetPeaks* peaks = find_datasheet_peaks(model);
+  if (peaks == nullptr) return "no datasheet peak for " + model + " (a chip the MFU table does not know)";
+  return peaks->chip + " has no " + peak_dtype(cell) + " peak on its datasheet";
+}
+
 void fill_fractions_of_peak(Report& report) {
-  for (auto& cell : report.cells) cell.throughput.fraction_of_peak = fraction_of_peak(report.environment, cell);
+  for (auto& cell : report.cells) {
+    cell.throughput.fraction_of_peak = fraction_of_peak(report.environment, cell);
+    cell.throughput.mfu = model_flops_utilisation(report.environment, cell);
+  }
 }
 
 }  // namespace ampbench::reports

@@ -6,6 +6,7 @@
 
 #include "ampbench/reports/compare.h"
 #include "ampbench/reports/derived_figures.h"
+#include "ampbench/reports/roofline.h"
 #include "ampbench/reports/stats.h"
 #include "explain/explain_dominant_op.h"
 #include "explain/explain_layers.h"
@@ -287,6 +288,56 @@ void gpu_findings(const CellResult& cell, const CellResult* fp32, std::vector<Fi
   }
 }
 
+// The cell against its chip's datasheet: what share of the dense peak the model's FLOPs reach, and
+// how much of the gap at::mm itself leaves (the measured GEMM peak over the same datasheet figure).
+void mfu_finding(const Report& report, const CellResult& cell, std::vector<Finding>& out) {
+  if (cell.device.rfind("cuda", 0) != 0) return;
+  const auto mfu = model_flops_utilisation(report.environment, cell);
+  if (!mfu) {
+    add(out, cell, "mfu-unknown", "No MFU: " + why_no_mfu(report.environment, cell) + ".", {});
+    return;
+  }
+  const double datasheet = cell.throughput.achieved_flops_per_s / (*mfu * static_cast<double>(cell.ranks));
+  std::string sentence =
+      "The step reaches " + detail::format_share(*mfu) + " MFU: " + gflops(cell.throughput.achieved_flops_per_s) +
+      " of model FLOPs against the chip's " + peak_dtype(cell) + " datasheet dense peak of " + gflops(datasheet);
+  std::vector<std::pair<std::string, double>> evidence{{"mfu", *mfu}, {"datasheet_flops_per_s", datasheet}};
+  if (const GemmPeak* measured = find_gemm_peak(report.environment, cell.device, peak_dtype(cell))) {
+    sentence += " (at::mm alone reached " + detail::format_share(measured->flops_per_s / datasheet) + " of it here)";
+    evidence.emplace_back("gemm_share_of_datasheet", measured->flops_per_s / datasheet);
+  }
+  add(out, cell, "mfu", sentence + ".", std::move(evidence));
+}
+
+// What the host costs an eager AMP cell, from its graphed twin in the same rounds (--graphs both):
+// the eager step less the graphed one is the host issuing kernels, which a replay does not do.
+void graph_host_cost_finding(const Report& report, const CellResult& cell, std::vector<Finding>& out) {
+  if (is_graphed_mode(cell.mode)) return;
+  const auto twin = std::find_if(report.cells.begin(), report.cells.end(), [&](const CellResult& other) {
+    return other.status == CellStatus::kOk && other.mode == graphed_mode_of(cell.mode) &&
+           other.workload == cell.workload && other.device == cell.device && other.preset == cell.preset &&
+           other.ranks == cell.ranks;
+  });
+  if (twin == report.cells.end()) return;
+  const double eager_s = detail::timed_step_seconds(cell);
+  const double graphed_s = detail::timed_step_seconds(*twin);
+  const double host_s = eager_s - graphed_s;
+  std::vector<std::pair<std::string, double>> evidence{
+      {"host_cost_s", host_s}, {"eager_step_s", eager_s}, {"graphed_step_s", graphed_s}};
+  std::string sentence =
+      host_s > 0.0 ? detail::format_duration(host_s) + " of each eager step (" + detail::format_duration(eager_s) +
+                         ") is the host issuing kernels: replayed from a CUDA graph the step takes " +
+                         detail::format_duration(graphed_s)
+                   : "Replayed from a CUDA graph the step takes " + detail::format_duration(graphed_s) + " against " +
+                         detail::format_duration(eager_s) + " eager: the host issuing kernels does not bound it";
+  if (twin->speedup_vs_fp32 && cell.speedup_vs_fp32) {
+    sentence += "; graphed, the speedup over FP32 is " + detail::format_ratio_ci(*twin->speedup_vs_fp32) + " (eager " +
+                detail::format_ratio_ci(*cell.speedup_vs_fp32) + ")";
+    evidence.emplace_back("graphed_speedup", twin->speedup_vs_fp32->value);
+  }
+  add(out, cell, "graph-host-cost", sentence + ".", std::move(evidence));
+}
+
 // Tensor cores take float16/bfloat16 GEMMs whose dimensions are multiples of 8; the others run on
 // slower paths (CUDA cells only: a CPU has no such rule).
 void unaligned_finding(const CellResult& cell, std::vector<Finding>& out) {
@@ -319,12 +370,16 @@ std::vector<Finding> explain(const Report& report) {
     }
     scaler_findings(cell, out);
     gpu_findings(cell, fp32, out);
+    mfu_finding(report, cell, out);
+    graph_host_cost_finding(report, cell, out);
     unaligned_finding(cell, out);
     detail::layer_findings(report, cell, out);
     std::vector<std::string> missing;
     if (!cell.breakdown) {
-      missing.push_back(report.config.breakdown ? "no profiled time breakdown (a report from before it)"
-                                                : "no profiled time breakdown (the run had --no-breakdown)");
+      missing.push_back(is_graphed_mode(cell.mode) ? "no profiled time breakdown (a graphed cell replays kernels, not "
+                                                     "the ops a breakdown attributes time to)"
+                        : report.config.breakdown  ? "no profiled time breakdown (a report from before it)"
+                                                   : "no profiled time breakdown (the run had --no-breakdown)");
     }
     if (fp32 == nullptr) missing.push_back("no successful FP32 cell to compare with");
     if (peak_of(report.environment, cell.device, cell.settings.compute_dtype) == nullptr)

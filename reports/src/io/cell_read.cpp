@@ -161,6 +161,7 @@ Throughput read_throughput(const json& in, const std::string& path) {
   if (const auto* peak = fields.optional("fraction_of_peak")) {
     value.fraction_of_peak = read_number_or_null(*peak, fields.path_of("fraction_of_peak"));
   }
+  if (const auto* mfu = fields.optional("mfu")) value.mfu = read_number_or_null(*mfu, fields.path_of("mfu"));
   value.stop_reasons = read_stop_reasons(fields);
   fields.finish();
   return value;

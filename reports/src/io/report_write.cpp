@@ -57,6 +57,8 @@ void to_json(nlohmann::json& out, const Throughput& value) {
          {"fraction_of_peak", json_number(value.fraction_of_peak)},
          {"stop_reason", describe(value.stop_reasons)},
          {"stop_reasons", stop_reason_counts(value.stop_reasons)}};
+  // Only a GPU cell on a chip the datasheet table knows has one; other reports stay as they were.
+  if (value.mfu) out["mfu"] = number(*value.mfu);
 }
 
 void to_json(nlohmann::json& out, const Memory& value) {

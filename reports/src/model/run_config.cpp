@@ -174,6 +174,8 @@ struct Codec<AllocatorPolicy> : NamedCodec<AllocatorPolicy, parse_allocator_poli
 
 template <>
 struct Codec<GradCompression> : NamedCodec<GradCompression, grad_compression_named, grad_compression_names> {};
+template <>
+struct Codec<GraphExecution> : NamedCodec<GraphExecution, graph_execution_named, graph_execution_names> {};
 
 template <typename T>
 RunConfigField field(T RunConfig::*member, std::string key, std::string flag, std::string help,
@@ -272,6 +274,10 @@ const std::vector<RunConfigField>& run_config_fields() {
                  true),
       off_switch(&RunConfig::breakdown, "breakdown", "--no-breakdown",
                  "No profiled time breakdown per cell (its findings in 'Why' and 'ampbench explain' say so)", true),
+      field(&RunConfig::graphs, "graphs", "--graphs",
+            "CUDA graphs: off (eager steps), on (each mode's whole step captured after warm-up and replayed) or "
+            "both (each mode eager and graphed, as separate cells in the same rounds)",
+            "", true),
       field(&RunConfig::ranks, "ranks", "--ranks",
             "Ranks (processes) that train each cell data-parallel on this machine through c10d (Gloo on the CPU, "
             "NCCL on GPUs); each cell also runs on one rank for the scaling efficiency. Under torchrun: WORLD_SIZE",
@@ -324,6 +330,9 @@ void validate_run_config(const RunConfig& config) {
               " 2 or more (one rank all-reduces nothing)");
   require(config.rank_timeout_s > 0.0 && config.rank_timeout_s <= kMaxTimeCapSeconds,
           flag_of(&C::rank_timeout_s) + seconds_range("(0"));
+  require(config.graphs == GraphExecution::kOff || config.ranks == 1,
+          flag_of(&C::graphs) + " " + std::string(to_string(config.graphs)) + " with " + flag_of(&C::ranks) + " " +
+              std::to_string(config.ranks) + ": a captured step cannot hold c10d's collectives yet");
 }
 
 namespace detail {

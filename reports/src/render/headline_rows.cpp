@@ -55,7 +55,7 @@ std::string mode_text(const ModeHeadline& mode) {
 std::vector<WorkloadHeadline> workload_headlines(const Report& report) {
   std::vector<WorkloadHeadline> headlines;
   for (const auto& cell : report.cells) {
-    if (cell.mode == kReferenceMode) continue;
+    if (cell.mode == reference_mode_for(cell.mode)) continue;
     const auto label = workload_label(cell);
     auto at = std::find_if(headlines.begin(), headlines.end(),
                            [&](const WorkloadHeadline& headline) { return headline.workload == label; });
@@ -77,7 +77,7 @@ std::vector<GlanceRow> glance_rows(const Report& report) {
   for (const auto& cell : report.cells) {
     if (cell.status != CellStatus::kOk) continue;
     GlanceRow row{workload_label(cell), cell.mode, {}, {}};
-    if (cell.mode == kReferenceMode) {
+    if (cell.mode == reference_mode_for(cell.mode)) {
       row.relative_time = Ratio{1.0, 1.0, 1.0};
       row.relative_memory = 1.0;
     } else {

@@ -42,14 +42,14 @@ std::string summary_row_cells(const std::vector<std::string>& cells, std::size_t
 }
 
 std::string summary_table(const Report& report) {
-  const bool with_ranks = detail::with_ranks_column(report);
-  const auto header = detail::summary_header(with_ranks);
+  const auto columns = detail::summary_columns(report);
+  const auto header = detail::summary_header(columns);
   const auto divergence_column =
       static_cast<std::size_t>(std::find(header.begin(), header.end(), detail::kDivergenceColumn) - header.begin());
   std::string out = "<div class=\"table-wrap\"><table class=\"summary\"><thead><tr>" +
                     detail::html_cells(header, "th") + "</tr></thead><tbody>\n";
   for (const auto& cell : report.cells) {
-    const auto row = detail::summary_row(cell, with_ranks);
+    const auto row = detail::summary_row(cell, columns);
     out += "<tr>" + summary_row_cells(row.cells, divergence_column);
     if (row.failed) {
       out += "<td class=\"error\" colspan=\"" + std::to_string(header.size() - row.cells.size()) +
@@ -80,9 +80,12 @@ std::string data_parallel_section(const Report& report) {
          detail::html_escaped(detail::data_parallel_note()) + "</p>\n";
 }
 
-std::string peaks_paragraph(const Environment& env) {
-  const auto note = detail::gemm_peaks_note(env);
-  return note.empty() ? "" : "<p class=\"machine\">" + detail::html_escaped(note) + "</p>\n";
+std::string peaks_paragraph(const Report& report) {
+  std::string out;
+  for (const auto& note : {detail::gemm_peaks_note(report.environment), detail::mfu_note(report)}) {
+    if (!note.empty()) out += "<p class=\"machine\">" + detail::html_escaped(note) + "</p>\n";
+  }
+  return out;
 }
 
 std::string chart_section(const char* title, const char* id, const std::string& intro = "") {
@@ -157,7 +160,7 @@ std::string layer_section(const Report& report) {
   return out;
 }
 
-constexpr const char* kHowToRead =
+constexpr const char* kReportHowToRead =
     "<h2>How to read this</h2>\n<ul class=\"note\">\n"
     "<li>Step time: the modes of a workload take turns step by step, in rounds, in several worker processes per "
     "workload started at different times of the run; each process gives one value (the geometric mean of its "
@@ -189,8 +192,7 @@ constexpr const char* kHowToRead =
 std::string render_html(const Report& report) {
   std::string page = detail::html_page_head("ampbench report") + "<p class=\"machine\">" +
                      detail::html_escaped(detail::machine_line(report)) + "</p>\n" + detail::html_render_status() +
-                     at_a_glance(report) + peaks_paragraph(report.environment) + "<h2>Summary</h2>\n" +
-                     summary_table(report);
+                     at_a_glance(report) + peaks_paragraph(report) + "<h2>Summary</h2>\n" + summary_table(report);
   for (const auto& note :
        {detail::failed_cells_note(report), detail::reruns_note(report), detail::allocator_note(report.environment),
         detail::slow_machine_note(report), detail::gpu_verification_note(report), detail::counted_flops_note(report)}) {
@@ -202,7 +204,7 @@ std::string render_html(const Report& report) {
           chart_section("Divergence and loss (numerics pass)", "chart-numerics", numerics_intro(report)) +
           layer_section(report) + chart_section("Gradient norm (timed steps)", "chart-loss") +
           chart_section("GradScaler scale", "chart-scale") +
-          chart_section("Tensor-core utilisation", "chart-tensor-cores") + kHowToRead;
+          chart_section("Tensor-core utilisation", "chart-tensor-cores") + kReportHowToRead;
   page += detail::html_page_tail(report_to_text(report), detail::kHtmlScript);
   return page;
 }

@@ -28,6 +28,12 @@ std::string gemm_peaks(const Environment& environment) {
          detail::markdown_list(lines) + "\n";
 }
 
+// What the MFU column reads against (or why a GPU cell has none); nothing for a CPU report.
+std::string mfu_paragraph(const Report& report) {
+  const auto note = detail::mfu_note(report);
+  return note.empty() ? "" : detail::markdown_cell(note) + "\n\n";
+}
+
 // A bar of eighth blocks, ten to 1.0x, cut at kBarCap with an arrow: a relative step time of 80x
 // must not push the others off the page.
 std::string relative_bar(double relative) {
@@ -62,10 +68,10 @@ std::string markdown_at_a_glance(const Report& report) {
 }
 
 std::string markdown_summary_table(const Report& report) {
-  const bool with_ranks = detail::with_ranks_column(report);
-  detail::Table table(detail::summary_header(with_ranks));
+  const auto columns = detail::summary_columns(report);
+  detail::Table table(detail::summary_header(columns));
   for (const auto& cell : report.cells) {
-    auto row = detail::summary_row(cell, with_ranks);
+    auto row = detail::summary_row(cell, columns);
     if (row.failed) row.cells.push_back("**failed**");
     table.add_row(std::move(row.cells));
   }
@@ -201,7 +207,8 @@ constexpr const char* kMarkdownHowToRead =
 
 std::string render_markdown(const Report& report) {
   std::string out = "## ampbench report\n\n" + detail::markdown_cell(detail::machine_line(report)) + "\n\n" +
-                    markdown_at_a_glance(report) + gemm_peaks(report.environment) + markdown_summary_table(report);
+                    markdown_at_a_glance(report) + gemm_peaks(report.environment) + mfu_paragraph(report) +
+                    markdown_summary_table(report);
   if (const auto note = detail::failed_cells_note(report); !note.empty()) out += "\n" + note + "\n";
   if (const auto note = detail::reruns_note(report); !note.empty()) out += "\n" + note + "\n";
   if (const auto note = detail::allocator_note(report.environment); !note.empty()) out += "\n" + note + "\n";

@@ -51,7 +51,7 @@ std::string details_html(const RunSeries& series) {
   return out + "</ul>\n";
 }
 
-constexpr const char* kHowToRead =
+constexpr const char* kSeriesHowToRead =
     "<h2>How to read this</h2>\n<ul class=\"note\">\n"
     "<li>Step time: each run's estimate with its 95% interval, over the run's worker processes (or its rounds, "
     "or its steps for older reports and Google Benchmark JSON), as in the run report.</li>\n"
@@ -94,7 +94,7 @@ std::string render_series_html(const RunSeries& series, bool gate) {
   page +=
       "<h3>Step time</h3>\n<div class=\"charts\" id=\"chart-trend\"></div>\n"
       "<h3>Speedup vs FP32</h3>\n<div class=\"charts\" id=\"chart-speedup-trend\"></div>\n";
-  page += "<h2>Details</h2>\n" + details_html(series) + kHowToRead;
+  page += "<h2>Details</h2>\n" + details_html(series) + kSeriesHowToRead;
   page += detail::html_page_tail(json_text(series_to_json(series), -1), detail::kHtmlComparisonScript);
   return page;
 }

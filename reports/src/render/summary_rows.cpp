@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "ampbench/reports/compare.h"
+#include "ampbench/reports/roofline.h"
 #include "render/format.h"
 
 namespace ampbench::reports::detail {
@@ -64,16 +65,23 @@ double timed_step_seconds(const CellResult& cell) {
   return cell.rounds ? cell.rounds->step_time.value : cell.throughput.step_time_s.median;
 }
 
-std::vector<std::string> summary_header(bool with_ranks) {
-  auto header = cell_name_header(with_ranks);
-  header.insert(header.end(), {"step time (95% CI)", "speedup vs fp32", "% of peak", "peak memory", "memory vs fp32",
-                               kDivergenceColumn, "skipped steps", "faults/step"});
+SummaryColumns summary_columns(const Report& report) {
+  const bool gpu = std::any_of(report.cells.begin(), report.cells.end(),
+                               [](const CellResult& cell) { return cell.device.rfind("cuda:", 0) == 0; });
+  return {with_ranks_column(report), gpu};
+}
+
+std::vector<std::string> summary_header(SummaryColumns columns) {
+  auto header = cell_name_header(columns.ranks);
+  header.insert(header.end(), {"step time (95% CI)", "speedup vs fp32", "% of peak"});
+  if (columns.mfu) header.emplace_back("MFU");
+  header.insert(header.end(), {"peak memory", "memory vs fp32", kDivergenceColumn, "skipped steps", "faults/step"});
   return header;
 }
 
-SummaryRow summary_row(const CellResult& cell, bool with_ranks) {
+SummaryRow summary_row(const CellResult& cell, SummaryColumns columns) {
   SummaryRow row;
-  row.cells = cell_name_columns(cell, with_ranks);
+  row.cells = cell_name_columns(cell, columns.ranks);
   if (cell.status != CellStatus::kOk) {
     row.failed = true;
     row.error = cell.error.empty() ? "no error recorded" : cell.error;
@@ -86,6 +94,7 @@ SummaryRow summary_row(const CellResult& cell, bool with_ranks) {
                           : format_duration_ci(cell.throughput.step_time_s));
   row.cells.push_back(cell.speedup_vs_fp32 ? format_ratio_ci(*cell.speedup_vs_fp32) : kNone);
   row.cells.push_back(cell.throughput.fraction_of_peak ? format_share(*cell.throughput.fraction_of_peak) : kNone);
+  if (columns.mfu) row.cells.push_back(cell.throughput.mfu ? format_share(*cell.throughput.mfu) : kNone);
   row.cells.push_back(format_bytes(cell.memory.peak_tensor_bytes));
   row.cells.push_back(cell.memory_ratio_vs_fp32 ? format_ratio(cell.memory_ratio_vs_fp32->value) : kNone);
   row.cells.push_back(divergence_text(cell.divergence));
@@ -114,6 +123,29 @@ std::string gemm_peaks_note(const Environment& environment) {
     device = &peak.device;
   }
   return out.empty() ? out : "GEMM peak (at::mm, measured by this run): " + out;
+}
+
+std::string mfu_note(const Report& report) {
+  std::vector<std::string> reasons;
+  const DatasheetPeaks* peaks = nullptr;
+  for (const auto& cell : report.cells) {
+    const auto reason = why_no_mfu(report.environment, cell);
+    if (!reason.empty() && std::find(reasons.begin(), reasons.end(), reason) == reasons.end())
+      reasons.push_back(reason);
+    if (cell.throughput.mfu && peaks == nullptr) {
+      const auto device = std::find_if(report.environment.devices.begin(), report.environment.devices.end(),
+                                       [&](const DeviceInfo& info) { return info.name == cell.device; });
+      if (device != report.environment.devices.end()) peaks = find_datasheet_peaks(device->model);
+    }
+  }
+  std::string out;
+  if (peaks != nullptr) {
+    out = "MFU: achieved FLOP/s over " + peaks->chip + "'s datasheet dense peak (float32 " +
+          format_flop_rate(peaks->float32) + ", tfloat32 " + format_flop_rate(peaks->tfloat32) + ", float16 " +
+          format_flop_rate(peaks->float16) + ", bfloat16 " + format_flop_rate(peaks->bfloat16) + ")";
+  }
+  if (!reasons.empty()) out += (out.empty() ? "No MFU: " : "; no MFU: ") + joined(reasons, "; ");
+  return out.empty() ? out : out + ".";
 }
 
 std::string failed_cells_note(const Report& report) {

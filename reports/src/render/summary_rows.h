@@ -31,10 +31,21 @@ struct SummaryRow {
 // The divergence column's header: the one column whose long sentences the HTML table wraps.
 inline constexpr const char* kDivergenceColumn = "loss divergence";
 
-// The cell's name columns, then step time (95% CI), speedup vs fp32, % of peak, peak memory,
+// The summary's optional columns: ranks (any cell on more than one rank) and MFU (any cell on a
+// GPU), so that the reports without them render as they always did.
+struct SummaryColumns {
+  bool ranks = false;
+  bool mfu = false;
+};
+[[nodiscard]] SummaryColumns summary_columns(const Report& report);
+
+// The cell's name columns, then step time (95% CI), speedup vs fp32, % of peak, MFU, peak memory,
 // memory vs fp32, divergence vs fp32, skipped steps, page faults per step.
-[[nodiscard]] std::vector<std::string> summary_header(bool with_ranks);
-[[nodiscard]] SummaryRow summary_row(const CellResult& cell, bool with_ranks);
+[[nodiscard]] std::vector<std::string> summary_header(SummaryColumns columns);
+[[nodiscard]] SummaryRow summary_row(const CellResult& cell, SummaryColumns columns);
+// "MFU: achieved FLOP/s over NVIDIA H200 SXM's datasheet dense peak (...)", or why a GPU cell has
+// none; empty for a report without GPU cells.
+[[nodiscard]] std::string mfu_note(const Report& report);
 // "171.2 GFLOP/s", or "unavailable: REASON" on one line.
 [[nodiscard]] std::string gemm_peak_value(const GemmPeak& peak);
 // "GEMM peak (at::mm, measured by this run): cpu float32 171.2 GFLOP/s, float16 ...", or empty

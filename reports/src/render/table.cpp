@@ -19,10 +19,10 @@ std::string data_parallel_section(const Report& report) {
 }  // namespace
 
 std::string render_table(const Report& report) {
-  const bool with_ranks = detail::with_ranks_column(report);
-  detail::Table table(detail::summary_header(with_ranks));
+  const auto columns = detail::summary_columns(report);
+  detail::Table table(detail::summary_header(columns));
   for (const auto& cell : report.cells) {
-    auto row = detail::summary_row(cell, with_ranks);
+    auto row = detail::summary_row(cell, columns);
     if (row.failed) {
       table.add_spanning_row(std::move(row.cells), "FAILED: " + detail::one_line(row.error, kTableErrorWidth));
     } else {
@@ -31,6 +31,7 @@ std::string render_table(const Report& report) {
   }
   std::string out = detail::text_table(table);
   if (const auto peaks = detail::gemm_peaks_note(report.environment); !peaks.empty()) out += peaks + "\n";
+  if (const auto note = detail::mfu_note(report); !note.empty()) out += note + "\n";
   if (const auto note = detail::failed_cells_note(report); !note.empty()) out += note + "\n";
   if (const auto note = detail::reruns_note(report); !note.empty()) out += note + "\n";
   if (const auto note = detail::allocator_note(report.environment); !note.empty()) out += note + "\n";

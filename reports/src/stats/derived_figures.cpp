@@ -115,9 +115,10 @@ void derive_step_figures(CellResult& cell) {
 }
 
 const CellResult* reference_cell(const Report& report, const CellResult& cell) {
-  if (cell.mode == kReferenceMode) return nullptr;
+  const auto reference = reference_mode_for(cell.mode);
+  if (cell.mode == reference) return nullptr;
   const auto found = std::find_if(report.cells.begin(), report.cells.end(), [&](const CellResult& other) {
-    return other.status == CellStatus::kOk && other.mode == kReferenceMode && other.workload == cell.workload &&
+    return other.status == CellStatus::kOk && other.mode == reference && other.workload == cell.workload &&
            other.device == cell.device && other.preset == cell.preset && other.ranks == cell.ranks;
   });
   return found == report.cells.end() ? nullptr : &*found;

@@ -114,8 +114,19 @@ void require_fraction_of_peak(const CellResult& stored, const CellResult& derive
   require_equal(*fraction, *derived.throughput.fraction_of_peak, path + ".throughput.fraction_of_peak");
 }
 
+// MFU follows from the cell's rate and its GPU's datasheet peak (roofline.h).
+void require_mfu(const CellResult& stored, const CellResult& derived, const std::string& path) {
+  if (!stored.throughput.mfu) return;
+  if (!derived.throughput.mfu) {
+    detail::fail_at(path + ".throughput.mfu",
+                    "is stored, but the cell's device has no datasheet peak to derive it from");
+  }
+  require_equal(*stored.throughput.mfu, *derived.throughput.mfu, path + ".throughput.mfu");
+}
+
 void require_relations(const CellResult& stored, const CellResult& derived, const std::string& path) {
   require_fraction_of_peak(stored, derived, path);
+  require_mfu(stored, derived, path);
   if (stored.rounds && stored.rounds->slow_machine_factor) {
     require_equal(stored.rounds->slow_machine_rounds, derived.rounds->slow_machine_rounds,
                   path + ".rounds.slow_machine_rounds");

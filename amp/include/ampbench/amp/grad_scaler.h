@@ -81,6 +81,10 @@ class GradScaler {
   void update(const torch::Tensor& new_scale);
 
   [[nodiscard]] double get_scale() const;  // 1.0 when disabled
+  // The scale itself, a float32 0-dim tensor on the scaler's device that update() changes in
+  // place; no host sync. Undefined before the first scale() and when disabled. What a caller that
+  // replays a captured step reads after each replay (the captured telemetry row is rewritten).
+  [[nodiscard]] at::Tensor scale_on_device() const { return scale_; }
 
   // The factor that unscales this optimizer's gradients as they are now, without a host sync: a
   // float32 0-dim tensor on the scaler's device, 1/scale rounded as unscale_() rounds it, while

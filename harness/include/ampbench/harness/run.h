@@ -36,12 +36,15 @@ struct RunPlan {
   reports::RunConfig config;  // resolved: device, workloads and modes named
   reports::Environment environment;
   std::optional<TorchrunRank> torchrun;  // started by torchrun with WORLD_SIZE > 1
+  // Which preset "auto" became and why ("preset gpu: the device is cuda:0 ..."); empty when the
+  // preset was named.
+  std::string preset_choice;
 };
 
 // Probes the machine and resolves the settings against it: device "auto"/"cuda" to a device that
-// exists, empty workloads and modes to the defaults (TF32 added on GPUs), every name known, threads
-// within 4x the hardware's; under torchrun, ranks from WORLD_SIZE. With several ranks on one
-// machine and no --threads, each rank gets its share of the hardware threads. Throws
+// exists, preset "auto" to the device's (default on a CPU, gpu on CUDA), empty workloads and modes to the defaults
+// (TF32 added on GPUs), every name known, threads within 4x the hardware's; under torchrun, ranks from WORLD_SIZE. With
+// several ranks on one machine and no --threads, each rank gets its share of the hardware threads. Throws
 // reports::SettingError naming the flag or variable.
 [[nodiscard]] RunPlan plan_run(reports::RunConfig config);
 

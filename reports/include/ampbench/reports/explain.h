@@ -14,6 +14,10 @@
 // - skipped-steps / scale-collapse: the GradScaler's telemetry;
 // - tf32-baseline: the FP32 cell already used TF32 (CUDA);
 // - host-bound: a CUDA cell whose host time per step is close to its step time;
+// - graph-host-cost: an eager AMP cell beside its graphed twin (--graphs both): the eager step less
+//   the graphed one is what the host's issuing costs, and the graphed speedup over FP32 beside it;
+// - mfu / mfu-unknown: a CUDA cell's model FLOP/s over its chip's datasheet dense peak for its
+//   dtype (roofline.h), or why the chip has none;
 // - unaligned-shapes: a CUDA cell whose low-precision matrix products spend more than 5% of their
 //   time in ops with dimensions that are not multiples of 8 (tensor cores cannot take them);
 // - page-faults: any cell whose minor page faults per step, at the fault cost the run measured,

@@ -81,6 +81,9 @@ struct Throughput {
   // Achieved FLOP/s over the measured GEMM peak for the compute dtype; absent when no peak was
   // measured.
   std::optional<double> fraction_of_peak;
+  // Model FLOPs utilisation: achieved FLOP/s over the chip's datasheet dense peak for the same
+  // dtype (roofline.h); absent on a CPU, on a chip the table does not know, and in older reports.
+  std::optional<double> mfu;
   StopReasonCounts stop_reasons;  // how many of the cell's workers stopped for each reason
 };
 

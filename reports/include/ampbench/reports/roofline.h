@@ -1,9 +1,11 @@
-// Reads each cell against the GEMM peak the run measured for its compute dtype on its device: the
-// roofline. Pure report logic, so it is tested without LibTorch; the harness fills the peaks.
+// Reads each cell against the GEMM peak the run measured for its compute dtype on its device (the
+// roofline), and against its chip's datasheet peak (MFU). Pure report logic, so it is tested
+// without LibTorch; the harness fills the measured peaks.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ampbench/reports/report.h"
 
@@ -21,7 +23,29 @@ namespace ampbench::reports {
 // peak is one process's); empty for a failed cell or without a peak.
 [[nodiscard]] std::optional<double> fraction_of_peak(const Environment& environment, const CellResult& cell);
 
-// Sets every cell's throughput.fraction_of_peak from the report's environment.
+// A GPU's dense (no sparsity) peak FLOP/s per dtype from its vendor's datasheet, at boost clock.
+struct DatasheetPeaks {
+  std::string chip;  // "NVIDIA H200 SXM"
+  double float32 = 0.0;
+  double tfloat32 = 0.0;  // 0: the chip has no TF32 (V100)
+  double float16 = 0.0;
+  double bfloat16 = 0.0;  // 0: no BF16 tensor cores (V100)
+};
+
+// The table's entry for a device's product name (DeviceInfo::model: "NVIDIA H200", "NVIDIA
+// A100-SXM4-80GB", "Tesla V100-PCIE-16GB"); nullptr for a chip it does not know.
+[[nodiscard]] const DatasheetPeaks* find_datasheet_peaks(const std::string& model);
+// The chips the table knows, for docs and `ampbench list`.
+[[nodiscard]] const std::vector<DatasheetPeaks>& known_datasheet_peaks();
+
+// achieved_flops_per_s over the datasheet peak of peak_dtype(cell) for the cell's GPU, per rank;
+// empty for a failed cell, a CPU, an unknown chip or a dtype the chip has no peak for.
+[[nodiscard]] std::optional<double> model_flops_utilisation(const Environment& environment, const CellResult& cell);
+// Why a successful GPU cell has no MFU ("no datasheet peak for NVIDIA X"); empty when it has one
+// or the cell is not on a GPU.
+[[nodiscard]] std::string why_no_mfu(const Environment& environment, const CellResult& cell);
+
+// Sets every cell's throughput.fraction_of_peak and throughput.mfu from the report's environment.
 void fill_fractions_of_peak(Report& report);
 
 }  // namespace ampbench::reports

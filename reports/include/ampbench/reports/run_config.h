@@ -16,6 +16,7 @@
 
 #include "ampbench/reports/allocator_policy.h"
 #include "ampbench/reports/grad_compression.h"
+#include "ampbench/reports/graph_execution.h"
 
 namespace ampbench::reports {
 
@@ -30,7 +31,7 @@ struct RunConfig {
   std::vector<std::string> workloads;  // empty: every registered workload
   std::vector<std::string> modes;      // empty: fp32, fp16, bf16, and tf32 on a GPU
   std::string device = "auto";         // resolved by the harness to "cpu" or "cuda:N"
-  std::string preset = "default";      // a name; the harness resolves it (workloads::parse_preset)
+  std::string preset = "auto";         // a name, or auto (the device's); the harness resolves it
   std::int64_t warmup = 3;             // untimed steps per mode, bounded in time by time_cap_s too
   std::int64_t min_steps = 10;         // timed steps per mode before the precision target may stop
   std::int64_t max_steps = 500;        // timed steps per mode at most
@@ -52,6 +53,8 @@ struct RunConfig {
   double worker_timeout_s = 0.0;  // kill a worker after this long; 0: from the time cap
   bool cupti = true;              // ampbench's own CUPTI collection on GPUs (off under Nsight)
   bool breakdown = true;          // profile where each cell's step time goes (explain), after the timed steps
+  // CUDA graphs (docs/gpu.md): each mode's whole step captured once after warm-up and replayed.
+  GraphExecution graphs = GraphExecution::kOff;
   // Data parallel (docs/distributed.md): the world size. 1 is one process; N > 1
   // trains each cell on N ranks through c10d (and on one rank too, for the scaling efficiency).
   // Under torchrun the harness fills it from WORLD_SIZE.

@@ -1,8 +1,9 @@
 // The sizes a workload comes in. Code switches on the enum; the names ("seed", "default",
-// "large") are for people and files: the --preset flag, a --config file and the report, which
+// "large", "gpu") are for people and files: the --preset flag, a --config file and the report, which
 // keep the name and are read back through parse_preset. The list lives here, once.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,7 +13,8 @@ namespace ampbench::workloads {
 enum class Preset {
   kSeed,     // the classic AMP tutorials' sizes
   kDefault,  // sized for the 2-minute CPU suite (docs/running.md)
-  kLarge,    // sized to keep a modern GPU busy
+  kLarge,    // mid-sized (a BERT-large layer): launch-bound on a current datacenter GPU in AMP
+  kGpu,      // compute-bound on a current datacenter GPU: LLM-width layers (docs/running.md)
 };
 
 struct PresetInfo {
@@ -27,9 +29,13 @@ struct PresetInfo {
 [[nodiscard]] const std::vector<PresetInfo>& known_presets();
 [[nodiscard]] const std::string& to_string(Preset preset);
 [[nodiscard]] const PresetInfo& preset_info(Preset preset);
-// "seed, default or large": for --help and for errors.
+// The preset a run uses when --preset is not given ("auto"): the one sized for its device.
+inline constexpr const char* kAutoPreset = "auto";
+[[nodiscard]] Preset preset_for_device(bool cuda);
+
+// "seed, default, large or gpu": for --help and for errors.
 [[nodiscard]] std::string preset_choices();
-// Throws std::invalid_argument "unknown preset 'NAME' (seed, default or large)".
+// Throws std::invalid_argument "unknown preset 'NAME' (seed, default, large or gpu)".
 [[nodiscard]] Preset parse_preset(std::string_view name);
 
 }  // namespace ampbench::workloads

@@ -4,8 +4,10 @@
 // prints them all, and every cell, report and `check` treats them alike.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,21 @@ namespace ampbench::workloads {
 // batches for the same options every time.
 using WorkloadFactory = std::function<std::unique_ptr<Workload>(const WorkloadOptions& options)>;
 
+// What one training step of a workload keeps in device memory, from its sizes alone (no model is
+// built): the preflight check refuses a run that cannot fit before any cell starts.
+struct MemoryEstimate {
+  std::int64_t batch = 0;         // the batch size estimated: the preset's, or the override
+  double trained_parameters = 0;  // float32 master weights, each with a gradient
+  double optimizer_state = 0;     // float32 values per trained parameter: 0 (SGD), 2 (Adam)
+  double resident_bytes = 0;      // what stays besides: a teacher's weights, class templates
+  double batch_bytes = 0;         // one batch, input and target
+  double saved_activations = 0;   // elements backward keeps from one forward, at the compute width
+  double largest_temporary = 0;   // elements of the largest tensor a step allocates and frees
+};
+
+// Estimates for these options (preset, batch), or nothing when a workload cannot say.
+using MemoryEstimator = std::function<MemoryEstimate(const WorkloadOptions& options)>;
+
 struct WorkloadInfo {
   std::string name;
   std::string summary;  // one line for `ampbench list`
@@ -27,7 +44,12 @@ struct WorkloadRegistration {
   std::string name;  // what --workloads names: letters, digits, '_', '-', '.'
   std::string summary;
   WorkloadFactory factory;
+  MemoryEstimator estimate_memory = nullptr;  // optional: without it the preflight skips the workload
 };
+
+// The registered workload's estimate; nullopt when it registered none. std::invalid_argument for
+// an unknown name.
+[[nodiscard]] std::optional<MemoryEstimate> estimate_memory(const std::string& name, const WorkloadOptions& options);
 
 // Adds a workload. Never throws (it runs during static initialisation): an empty or malformed
 // name, a name already taken or a missing factory is kept as an error, which

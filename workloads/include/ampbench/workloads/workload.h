@@ -27,6 +27,10 @@ struct WorkloadOptions {
   std::optional<std::int64_t> batch;  // overrides the preset's batch size when set
   std::uint64_t seed = 0;             // initial weights, teacher and data all derive from it
   torch::Device device = torch::kCPU;
+  // The run captures steps in CUDA graphs (--graphs on or both): make_optimizer() must return one a
+  // graph can capture, i.e. one of ampbench::amp's fused optimizers (their state and step count
+  // live on the device). Every mode of such a run gets it, so eager and graphed cells step alike.
+  bool capturable_optimizer = false;
 };
 
 class Workload {
