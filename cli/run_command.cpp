@@ -103,7 +103,6 @@ int run(const RunFlags& flags) {
   auto config = read_settings(flags, out);
   if (flags.out) out = *flags.out;
   const auto plan = harness::plan_run(std::move(config));
-  if (!plan.preset_choice.empty()) std::cerr << plan.preset_choice << "\n";
   if (plan.torchrun && plan.torchrun->rank != 0) {
     // Rank 0 writes the report; this rank trains its part of each group and sends its cells there.
     const auto failed = harness::follow_rank_zero(plan, [](const std::string& line) { std::cerr << line << "\n"; });
@@ -115,7 +114,7 @@ int run(const RunFlags& flags) {
   const bool out_existed = prepare_out(out, targets);
   const auto report = [&] {
     try {
-      return harness::run(plan, stderr_progress(isatty(STDERR_FILENO) != 0));
+      return harness::run(plan, stderr_progress(isatty(STDERR_FILENO) != 0, plan.preset_choice));
     } catch (const std::exception&) {
       // Bad input found only once the run starts (a rendezvous that fails): nothing left behind.
       std::error_code ignored;

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <utility>
 
 namespace ampbench::cli {
 namespace {
@@ -45,13 +46,14 @@ std::string finished_text(const harness::RunEvent& event) {
 
 }  // namespace
 
-harness::RunObserver stderr_progress(bool terminal) {
-  return [terminal](const harness::RunEvent& event) {
+harness::RunObserver stderr_progress(bool terminal, std::string first_line) {
+  return [terminal, first_line = std::move(first_line)](const harness::RunEvent& event) {
     using Kind = harness::RunEvent::Kind;
     std::string line;
     bool replace = false;
     switch (event.kind) {
       case Kind::kGemmPeakStarted:
+        if (!first_line.empty()) std::cerr << first_line << "\n";
         line = "measuring the GEMM peak ...";
         replace = true;
         break;

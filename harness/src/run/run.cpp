@@ -113,14 +113,32 @@ double add_numerics(WorkloadTask task, std::vector<reports::CellResult>& cells, 
   return results.empty() ? 0.0 : std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// The GEMM peaks and the allocator record, which the first worker also reports with the GPU's free
-// memory (with --no-isolate, plan_run applied the policy to this process and recorded it).
-std::vector<reports::GemmPeak> gemm_peaks(const RunPlan& plan, std::optional<reports::AllocatorRecord>& allocator,
-                                          std::optional<std::int64_t>& free_bytes) {
+// Before anything is measured on a GPU: whether every workload fits the memory a worker finds free
+// (run_plan's refusals are settings alone; this one needs the device, in a worker like the cells).
+void require_memory_fits(const RunPlan& plan) {
+  const auto& config = plan.config;
+  if (config.device == "cpu") return;
+  std::optional<std::int64_t> free_bytes;
+  if (!config.isolate) {
+    free_bytes = detail::free_device_bytes(config.device);
+  } else {
+    constexpr double kDeviceMemoryTimeoutS = 120.0;  // a CUDA context in seconds; this only catches a hang
+    const auto outcome = detail::run_in_worker(detail::device_memory_message(config.device), config.allocator,
+                                               kDeviceMemoryTimeoutS, {});
+    if (outcome.result && outcome.result->contains("free_bytes") && !outcome.result->at("free_bytes").is_null()) {
+      free_bytes = outcome.result->at("free_bytes").get<std::int64_t>();
+    }
+  }
+  // Without a figure (a worker that could not start CUDA) the cells say why themselves.
+  if (free_bytes) detail::require_memory_fits(config, *free_bytes);
+}
+
+// The GEMM peaks and the allocator record, which the first worker also reports (with
+// --no-isolate, plan_run applied the policy to this process and recorded it).
+std::vector<reports::GemmPeak> gemm_peaks(const RunPlan& plan, std::optional<reports::AllocatorRecord>& allocator) {
   const auto& config = plan.config;
   if (!config.isolate) {
     if (!allocator) throw std::invalid_argument("run: the plan records no allocator policy (make it with plan_run)");
-    free_bytes = detail::free_device_bytes(config.device);
     allocator->page_fault_s = detail::measure_page_fault_s();
     return measure_gemm_peaks(config.device, config.threads);
   }
@@ -132,7 +150,6 @@ std::vector<reports::GemmPeak> gemm_peaks(const RunPlan& plan, std::optional<rep
   std::string reason = outcome.failure;
   if (outcome.result && outcome.result->contains("gemm_peaks")) {
     allocator = outcome.result->at("allocator").get<reports::AllocatorRecord>();
-    if (outcome.result->contains("free_bytes")) free_bytes = outcome.result->at("free_bytes").get<std::int64_t>();
     return outcome.result->at("gemm_peaks").get<std::vector<reports::GemmPeak>>();
   }
   if (outcome.result && outcome.result->contains("error")) reason = outcome.result->at("error").get<std::string>();
@@ -259,6 +276,8 @@ reports::Report run(const RunPlan& plan, const RunObserver& observe) {
   // anything is measured.
   std::optional<detail::RankGroups> groups;
   if (plan.config.ranks > 1) groups.emplace(plan);
+  // Then a preset or batch that cannot fit the GPU, refused with its estimate before any output.
+  require_memory_fits(plan);
   reports::Report report;
   report.environment = plan.environment;
   report.config = plan.config;
@@ -266,14 +285,11 @@ reports::Report run(const RunPlan& plan, const RunObserver& observe) {
   started.kind = RunEvent::Kind::kGemmPeakStarted;
   notify(started);
   const auto start = std::chrono::steady_clock::now();
-  std::optional<std::int64_t> free_bytes;
-  report.environment.gemm_peaks = gemm_peaks(plan, report.environment.allocator, free_bytes);
+  report.environment.gemm_peaks = gemm_peaks(plan, report.environment.allocator);
   RunEvent measured;
   measured.kind = RunEvent::Kind::kGemmPeakMeasured;
   measured.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   notify(measured);
-  // Before any cell: a preset or batch that cannot fit the GPU is refused with its estimate.
-  if (free_bytes) detail::require_memory_fits(plan.config, *free_bytes);
 
   report.cells = run_workloads(plan, groups ? &*groups : nullptr, report.reruns, notify);
   if (groups) groups->finish();

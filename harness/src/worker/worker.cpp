@@ -35,16 +35,15 @@ reports::AllocatorRecord apply_allocator(const nlohmann::json& task) {
 nlohmann::json run_task(const nlohmann::json& task, const WorkerTaskInspector& inspect) {
   auto allocator = apply_allocator(task);
   const auto job = detail::job_of(task);
+  if (job == detail::WorkerJob::kDeviceMemory) {
+    const auto free_bytes = detail::free_device_bytes(task.at("device").get<std::string>());
+    return {{"free_bytes", free_bytes ? nlohmann::json(*free_bytes) : nlohmann::json()}};
+  }
   if (job == detail::WorkerJob::kGemmPeaks) {
-    // The run's first worker also reports what the policy found, for the report's environment, and
-    // the GPU memory a worker finds free, for the preflight (before the peaks allocate any).
-    const auto device = task.at("device").get<std::string>();
-    const auto free_bytes = detail::free_device_bytes(device);
+    // The run's first worker also reports what the policy found, for the report's environment.
     allocator.page_fault_s = detail::measure_page_fault_s();
-    nlohmann::json result{{"gemm_peaks", measure_gemm_peaks(device, task.at("threads").get<int>())},
-                          {"allocator", allocator}};
-    if (free_bytes) result["free_bytes"] = *free_bytes;
-    return result;
+    return {{"gemm_peaks", measure_gemm_peaks(task.at("device").get<std::string>(), task.at("threads").get<int>())},
+            {"allocator", allocator}};
   }
   auto workload = task.at("task").get<WorkloadTask>();
   if (inspect) inspect(workload);

@@ -9,8 +9,10 @@
 namespace ampbench::harness::detail {
 namespace {
 
-constexpr std::array<std::pair<WorkerJob, const char*>, 3> kJobNames{
-    {{WorkerJob::kGemmPeaks, "gemm_peaks"}, {WorkerJob::kWorkload, "workload"}, {WorkerJob::kNumerics, "numerics"}}};
+constexpr std::array<std::pair<WorkerJob, const char*>, 4> kJobNames{{{WorkerJob::kDeviceMemory, "device_memory"},
+                                                                      {WorkerJob::kGemmPeaks, "gemm_peaks"},
+                                                                      {WorkerJob::kWorkload, "workload"},
+                                                                      {WorkerJob::kNumerics, "numerics"}}};
 
 const char* name_of(WorkerJob job) {
   for (const auto& [known, name] : kJobNames) {
@@ -22,12 +24,18 @@ const char* name_of(WorkerJob job) {
 }  // namespace
 
 nlohmann::json job_message(WorkerJob job, const WorkloadTask& task) {
-  if (job == WorkerJob::kGemmPeaks) throw std::logic_error("the GEMM peaks take no workload task");
+  if (job == WorkerJob::kGemmPeaks || job == WorkerJob::kDeviceMemory) {
+    throw std::logic_error("the GEMM peaks and the device memory take no workload task");
+  }
   return {{"kind", name_of(job)}, {"task", task}};
 }
 
 nlohmann::json gemm_peaks_message(const std::string& device, int threads) {
   return {{"kind", name_of(WorkerJob::kGemmPeaks)}, {"device", device}, {"threads", threads}};
+}
+
+nlohmann::json device_memory_message(const std::string& device) {
+  return {{"kind", name_of(WorkerJob::kDeviceMemory)}, {"device", device}};
 }
 
 WorkerJob job_of(const nlohmann::json& message) {

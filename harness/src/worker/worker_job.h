@@ -15,15 +15,18 @@
 namespace ampbench::harness::detail {
 
 enum class WorkerJob {
-  kGemmPeaks,  // measure the GEMM peaks (and report the allocator policy found)
-  kWorkload,   // time a workload's modes
-  kNumerics,   // run a workload's numerics pass
+  kDeviceMemory,  // report the GPU memory a worker finds free (the memory preflight's)
+  kGemmPeaks,     // measure the GEMM peaks (and report the allocator policy found)
+  kWorkload,      // time a workload's modes
+  kNumerics,      // run a workload's numerics pass
 };
 
 // {"kind": "workload" or "numerics", "task": task}.
 [[nodiscard]] nlohmann::json job_message(WorkerJob job, const WorkloadTask& task);
 // {"kind": "gemm_peaks", "device": device, "threads": threads}.
 [[nodiscard]] nlohmann::json gemm_peaks_message(const std::string& device, int threads);
+// {"kind": "device_memory", "device": device}.
+[[nodiscard]] nlohmann::json device_memory_message(const std::string& device);
 // The job a message asks for; throws std::runtime_error naming a kind it does not know.
 [[nodiscard]] WorkerJob job_of(const nlohmann::json& message);
 
