@@ -87,8 +87,11 @@ void warm_up(const WorkloadTask& task, const Placement& place, detail::TensorMem
     if (progress) progress({WorkloadStage::kWarmingUp, slot.cell.mode, 0, 0, 0.0, 0.0});
     const auto start = Clock::now();
     const auto another_step = [&] {
-      const bool wanted = slot.session->steps_done() < task.config.warmup &&
-                          std::chrono::duration<double>(Clock::now() - start).count() < task.config.time_cap_s;
+      // A graphed mode always reaches its capture, so that every timed step of it is a replay.
+      const bool capturing =
+          slot.session->mode().graphed && slot.session->steps_done() <= detail::kEagerStepsBeforeCapture;
+      const bool in_time = std::chrono::duration<double>(Clock::now() - start).count() < task.config.time_cap_s;
+      const bool wanted = slot.session->steps_done() < task.config.warmup && (capturing || in_time);
       return place.agreed(wanted ? 1.0 : 0.0) != 0.0;
     };
     try {
