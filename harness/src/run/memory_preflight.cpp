@@ -3,6 +3,7 @@
 #include <c10/core/ScalarType.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <optional>
 
@@ -45,21 +46,19 @@ workloads::WorkloadOptions options_for(const RunConfig& config, std::optional<st
   return options;
 }
 
-std::optional<double> worker_bytes(const std::string& workload, const RunConfig& config,
-                                   std::optional<std::int64_t> batch, const std::vector<const Mode*>& modes) {
-  const auto estimate = workloads::estimate_memory(workload, options_for(config, batch));
-  if (!estimate) return std::nullopt;
-  return estimated_worker_bytes(*estimate, modes);
-}
-
-// The largest batch below `batch` whose estimate fits, or 0 when not even 1 does.
+// The largest batch below `batch` whose estimate fits, or 0 when not even 1 does (the workload has
+// an estimate: the caller's did not fit).
 std::int64_t largest_fitting_batch(const std::string& workload, const RunConfig& config, std::int64_t batch,
                                    const std::vector<const Mode*>& modes, double free_bytes) {
+  const auto fits = [&](std::int64_t candidate) {
+    const auto estimate = workloads::estimate_memory(workload, options_for(config, candidate));
+    return estimated_worker_bytes(*estimate, modes) <= free_bytes;
+  };
   std::int64_t low = 0;
   std::int64_t high = batch;  // does not fit
   while (high - low > 1) {
     const std::int64_t middle = low + (high - low) / 2;
-    (*worker_bytes(workload, config, middle, modes) <= free_bytes ? low : high) = middle;
+    (fits(middle) ? low : high) = middle;
   }
   return low;
 }
@@ -104,7 +103,9 @@ void require_memory_fits(const RunConfig& config, std::int64_t free_bytes) {
                                           : flag_of(&RunConfig::preset) + " " + config.preset;
     throw reports::SettingError(
         flag + ": " + workload + " needs about " + gib(needed) + " on " + config.device + " for " +
-        std::to_string(modes.size()) + " modes (estimated, with 10% headroom) and " + gib(free) + " is free; " +
+        std::to_string(modes.size()) + " modes (estimated, with " +
+        std::to_string(std::lround((kPreflightHeadroom - 1.0) * 100.0)) + "% headroom) and " + gib(free) +
+        " is free; " +
         (fits > 0 ? "lower " + flag_of(&RunConfig::batch) + " (" + std::to_string(batch) + " now, " +
                         std::to_string(fits) + " fits) or run fewer " + flag_of(&RunConfig::modes)
                   : "run fewer " + flag_of(&RunConfig::modes) + " or a smaller " + flag_of(&RunConfig::preset)));

@@ -1,8 +1,8 @@
 // Internal: before any cell runs, whether a worker's sessions fit the GPU. A worker holds every mode
 // of a workload at once (the rounds take turns step by step): each mode's model, gradients,
 // optimizer state, teacher and batch pool stay, and one step's activations come and go (a graphed
-// mode's stay, in its graph's pool). The
-// workloads estimate their parts from their sizes (workloads/registry.h); this adds them up.
+// mode's stay, in its graph's pool). The workloads estimate their parts from their sizes
+// (workloads/registry.h); this adds them up.
 #pragma once
 
 #include <cstdint>

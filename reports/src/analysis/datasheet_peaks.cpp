@@ -67,13 +67,4 @@ const DatasheetPeaks* find_datasheet_peaks(const std::string& model) {
   return nullptr;
 }
 
-const std::vector<DatasheetPeaks>& known_datasheet_peaks() {
-  static const std::vector<DatasheetPeaks> peaks = [] {
-    std::vector<DatasheetPeaks> all;
-    for (const auto& rule : chip_rules()) all.push_back(rule.peaks);
-    return all;
-  }();
-  return peaks;
-}
-
 }  // namespace ampbench::reports

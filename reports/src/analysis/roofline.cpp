@@ -34,6 +34,10 @@ const DeviceInfo* find_device(const Environment& environment, const std::string&
   return found == environment.devices.end() ? nullptr : &*found;
 }
 
+bool on_gpu(const CellResult& cell) { return cell.device.rfind("cuda:", 0) == 0; }
+
+}  // namespace
+
 double datasheet_peak(const DatasheetPeaks& peaks, const std::string& dtype) {
   if (dtype == "float32") return peaks.float32;
   if (dtype == "tfloat32") return peaks.tfloat32;
@@ -42,14 +46,15 @@ double datasheet_peak(const DatasheetPeaks& peaks, const std::string& dtype) {
   return 0.0;
 }
 
-bool on_gpu(const CellResult& cell) { return cell.device.rfind("cuda:", 0) == 0; }
-
-}  // namespace
+const DatasheetPeaks* datasheet_peaks_of(const Environment& environment, const CellResult& cell) {
+  if (!on_gpu(cell)) return nullptr;
+  const DeviceInfo* device = find_device(environment, cell.device);
+  return device == nullptr ? nullptr : find_datasheet_peaks(device->model);
+}
 
 std::optional<double> model_flops_utilisation(const Environment& environment, const CellResult& cell) {
-  if (cell.status != CellStatus::kOk || !on_gpu(cell)) return std::nullopt;
-  const DeviceInfo* device = find_device(environment, cell.device);
-  const DatasheetPeaks* peaks = device == nullptr ? nullptr : find_datasheet_peaks(device->model);
+  if (cell.status != CellStatus::kOk) return std::nullopt;
+  const DatasheetPeaks* peaks = datasheet_peaks_of(environment, cell);
   const double peak = peaks == nullptr ? 0.0 : datasheet_peak(*peaks, peak_dtype(cell));
   if (peak <= 0.0) return std::nullopt;
   return cell.throughput.achieved_flops_per_s / (peak * static_cast<double>(cell.ranks));
@@ -57,11 +62,12 @@ std::optional<double> model_flops_utilisation(const Environment& environment, co
 
 std::string why_no_mfu(const Environment& environment, const CellResult& cell) {
   if (cell.status != CellStatus::kOk || !on_gpu(cell) || model_flops_utilisation(environment, cell)) return "";
+  if (const DatasheetPeaks* peaks = datasheet_peaks_of(environment, cell)) {
+    return peaks->chip + " has no " + peak_dtype(cell) + " peak on its datasheet";
+  }
   const DeviceInfo* device = find_device(environment, cell.device);
   const std::string model = device == nullptr || device->model.empty() ? cell.device : device->model;
-  const DatasheetPeaks* peaks = find_datasheet_peaks(model);
-  if (peaks == nullptr) return "no datasheet peak for " + model + " (a chip the MFU table does not know)";
-  return peaks->chip + " has no " + peak_dtype(cell) + " peak on its datasheet";
+  return "no datasheet peak for " + model + " (a chip the MFU table does not know)";
 }
 
 void fill_fractions_of_peak(Report& report) {

@@ -297,7 +297,7 @@ void mfu_finding(const Report& report, const CellResult& cell, std::vector<Findi
     add(out, cell, "mfu-unknown", "No MFU: " + why_no_mfu(report.environment, cell) + ".", {});
     return;
   }
-  const double datasheet = cell.throughput.achieved_flops_per_s / (*mfu * static_cast<double>(cell.ranks));
+  const double datasheet = datasheet_peak(*datasheet_peaks_of(report.environment, cell), peak_dtype(cell));
   std::string sentence =
       "The step reaches " + detail::format_share(*mfu) + " MFU: " + gflops(cell.throughput.achieved_flops_per_s) +
       " of model FLOPs against the chip's " + peak_dtype(cell) + " datasheet dense peak of " + gflops(datasheet);
@@ -313,12 +313,8 @@ void mfu_finding(const Report& report, const CellResult& cell, std::vector<Findi
 // the eager step less the graphed one is the host issuing kernels, which a replay does not do.
 void graph_host_cost_finding(const Report& report, const CellResult& cell, std::vector<Finding>& out) {
   if (is_graphed_mode(cell.mode)) return;
-  const auto twin = std::find_if(report.cells.begin(), report.cells.end(), [&](const CellResult& other) {
-    return other.status == CellStatus::kOk && other.mode == graphed_mode_of(cell.mode) &&
-           other.workload == cell.workload && other.device == cell.device && other.preset == cell.preset &&
-           other.ranks == cell.ranks;
-  });
-  if (twin == report.cells.end()) return;
+  const CellResult* twin = sibling_cell(report, cell, graphed_mode_of(cell.mode));
+  if (twin == nullptr) return;
   const double eager_s = detail::timed_step_seconds(cell);
   const double graphed_s = detail::timed_step_seconds(*twin);
   const double host_s = eager_s - graphed_s;

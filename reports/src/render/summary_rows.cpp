@@ -132,11 +132,7 @@ std::string mfu_note(const Report& report) {
     const auto reason = why_no_mfu(report.environment, cell);
     if (!reason.empty() && std::find(reasons.begin(), reasons.end(), reason) == reasons.end())
       reasons.push_back(reason);
-    if (cell.throughput.mfu && peaks == nullptr) {
-      const auto device = std::find_if(report.environment.devices.begin(), report.environment.devices.end(),
-                                       [&](const DeviceInfo& info) { return info.name == cell.device; });
-      if (device != report.environment.devices.end()) peaks = find_datasheet_peaks(device->model);
-    }
+    if (cell.throughput.mfu && peaks == nullptr) peaks = datasheet_peaks_of(report.environment, cell);
   }
   std::string out;
   if (peaks != nullptr) {

@@ -114,14 +114,17 @@ void derive_step_figures(CellResult& cell) {
   }
 }
 
-const CellResult* reference_cell(const Report& report, const CellResult& cell) {
-  const auto reference = reference_mode_for(cell.mode);
-  if (cell.mode == reference) return nullptr;
+const CellResult* sibling_cell(const Report& report, const CellResult& cell, const std::string& mode) {
   const auto found = std::find_if(report.cells.begin(), report.cells.end(), [&](const CellResult& other) {
-    return other.status == CellStatus::kOk && other.mode == reference && other.workload == cell.workload &&
+    return other.status == CellStatus::kOk && other.mode == mode && other.workload == cell.workload &&
            other.device == cell.device && other.preset == cell.preset && other.ranks == cell.ranks;
   });
   return found == report.cells.end() ? nullptr : &*found;
+}
+
+const CellResult* reference_cell(const Report& report, const CellResult& cell) {
+  const auto reference = reference_mode_for(cell.mode);
+  return cell.mode == reference ? nullptr : sibling_cell(report, cell, reference);
 }
 
 std::vector<bool> rounds_left_out_of_usual_state(const Report& report, const CellResult& cell) {

@@ -21,8 +21,11 @@ inline constexpr double kSlowMachineFactor = 1.3;
 // and a data-parallel cell's all-reduce summary.
 void derive_step_figures(CellResult& cell);
 
-// The successful FP32 cell of the same workload, device, preset and ranks; null when there is none
-// (or `cell` is itself the reference).
+// The successful cell of `mode` with the same workload, device, preset and ranks as `cell`; null
+// when there is none.
+[[nodiscard]] const CellResult* sibling_cell(const Report& report, const CellResult& cell, const std::string& mode);
+// The sibling of the reference mode (FP32, or FP32 graphed for a graphed cell); null when there is
+// none or `cell` is itself the reference.
 [[nodiscard]] const CellResult* reference_cell(const Report& report, const CellResult& cell);
 
 // Each successful AMP cell against its reference cell: the speedup (from paired rounds when the two

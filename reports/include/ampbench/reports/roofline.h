@@ -35,8 +35,11 @@ struct DatasheetPeaks {
 // The table's entry for a device's product name (DeviceInfo::model: "NVIDIA H200", "NVIDIA
 // A100-SXM4-80GB", "Tesla V100-PCIE-16GB"); nullptr for a chip it does not know.
 [[nodiscard]] const DatasheetPeaks* find_datasheet_peaks(const std::string& model);
-// The chips the table knows, for docs and `ampbench list`.
-[[nodiscard]] const std::vector<DatasheetPeaks>& known_datasheet_peaks();
+// The table's entry for the GPU a cell ran on (its device's model in the environment); nullptr on a
+// CPU or for a chip the table does not know.
+[[nodiscard]] const DatasheetPeaks* datasheet_peaks_of(const Environment& environment, const CellResult& cell);
+// The entry's peak for a dtype as peak_dtype() names it; 0 where the datasheet gives none.
+[[nodiscard]] double datasheet_peak(const DatasheetPeaks& peaks, const std::string& dtype);
 
 // achieved_flops_per_s over the datasheet peak of peak_dtype(cell) for the cell's GPU, per rank;
 // empty for a failed cell, a CPU, an unknown chip or a dtype the chip has no peak for.
