@@ -9,6 +9,8 @@ void add_threshold_options(CLI::App& command, ThresholdFlags& flags) {
   command.add_option("--max-slowdown", flags.max_slowdown, "Largest acceptable median step-time increase (default 5%)");
   command.add_option("--max-memory-growth", flags.max_memory_growth,
                      "Largest acceptable peak-memory increase (default 5%)");
+  command.add_option("--max-energy-growth", flags.max_energy_growth,
+                     "Largest acceptable increase of energy per step, where both runs measured it (default 5%)");
   command.add_option("--max-divergence", flags.max_divergence,
                      "Largest acceptable mean relative loss difference from FP32 over the final steps "
                      "(default: a regression when the divergence verdict got worse)");
@@ -20,6 +22,7 @@ reports::CheckOptions check_options_from(const ThresholdFlags& flags) {
   reports::CheckOptions options;
   options.max_slowdown = parse_fraction(flags.max_slowdown, "--max-slowdown");
   options.max_memory_growth = parse_fraction(flags.max_memory_growth, "--max-memory-growth");
+  options.max_energy_growth = parse_fraction(flags.max_energy_growth, "--max-energy-growth");
   if (!flags.max_divergence.empty()) options.max_divergence = parse_fraction(flags.max_divergence, "--max-divergence");
   options.alpha = parse_number_in(flags.alpha, "--alpha", 0.0, 0.5);
   return options;

@@ -15,6 +15,7 @@ namespace ampbench::cli {
 struct ThresholdFlags {
   std::string max_slowdown = "5%";
   std::string max_memory_growth = "5%";
+  std::string max_energy_growth = "5%";
   std::string max_divergence;
   std::string alpha = "0.01";
 };

@@ -13,7 +13,8 @@ install(TARGETS ampbench_amp EXPORT ampbenchTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT ampbenchTargets NAMESPACE ampbench:: DESTINATION ${AMPBENCH_INSTALL_CMAKEDIR})
 
-set(ampbench_main_targets ampbench_reports ampbench_history ampbench_workloads ampbench_kernel_classifier ampbench_harness
+set(ampbench_main_targets ampbench_reports ampbench_history ampbench_workloads ampbench_kernel_classifier
+    ampbench_device_meters ampbench_harness
     ampbench_report_commands ampbench_cli ampbench_main)
 if(AMPBENCH_WITH_CUDA)
   list(APPEND ampbench_main_targets ampbench_kernel_activity ampbench_cupti)

@@ -105,6 +105,7 @@ reports::HistorySeries series_of(const HistoryStore& store, std::int64_t testbed
 reports::SeriesUnit unit_of(Figure figure) {
   return figure == Figure::kStepTime          ? reports::SeriesUnit::kSeconds
          : figure == Figure::kPeakTensorBytes ? reports::SeriesUnit::kBytes
+         : figure == Figure::kEnergyPerStep   ? reports::SeriesUnit::kJoules
                                               : reports::SeriesUnit::kPlain;
 }
 

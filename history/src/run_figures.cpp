@@ -49,6 +49,20 @@ void add_time_figures(const reports::Report& report, const reports::CellResult& 
                                                                 draws_of(replicate, kept.step_time_s.size())));
 }
 
+// Joules per step over the same rounds as the step time.
+void add_energy_figure(const reports::Report& report, const reports::CellResult& cell, CellFigures& figures) {
+  if (!cell.energy || !cell.rounds) return;
+  const auto left_out = reports::rounds_left_out_of_usual_state(report, cell);
+  const auto per_round = reports::joules_per_step_by_round(cell);
+  std::vector<double> kept;
+  for (std::size_t round = 0; round < per_round.size(); ++round) {
+    if (round >= left_out.size() || !left_out[round]) kept.push_back(per_round[round]);
+  }
+  const auto replicate = reports::kept_rounds(*cell.rounds, left_out).round_replicate;
+  figures.figures.emplace_back(Figure::kEnergyPerStep, from_estimate(reports::summarize_rounds(kept, replicate),
+                                                                     draws_of(replicate, kept.size())));
+}
+
 }  // namespace
 
 std::string_view to_string(Figure figure) {
@@ -63,6 +77,8 @@ std::string_view to_string(Figure figure) {
       return "peak_tensor_bytes";
     case Figure::kDivergenceRatio:
       return "divergence_ratio";
+    case Figure::kEnergyPerStep:
+      return "energy_per_step_j";
   }
   return "?";
 }
@@ -103,6 +119,7 @@ std::vector<CellFigures> run_figures(const reports::Report& report) {
       }
       if (cell.divergence)
         figures.figures.emplace_back(Figure::kDivergenceRatio, point(cell.divergence->ratio_to_floor));
+      add_energy_figure(report, cell, figures);
     }
     cells.push_back(std::move(figures));
   }

@@ -165,6 +165,23 @@
   barChart(section('chart-memory'), 'memory', 'Peak tensor memory', groupBy(ok, place).map(function (g) {
     return { key: g.key, bars: g.cells.map(function (c) { return { mode: c.mode, value: c.memory.peak_tensor_bytes }; }) };
   }), mib);
+  // Energy per timed step (the meter's joules over each round's steps) and against FP32's, or why
+  // no cell has it.
+  var withEnergy = ok.filter(function (c) { return c.energy; });
+  var joules = function (v) { return v >= 1 ? v.toPrecision(3) + ' J' : (v * 1000).toPrecision(3) + ' mJ'; };
+  groupBy(withEnergy, place).forEach(function (g) {
+    barChart(section('chart-energy'), 'energy', 'Energy per step, ' + g.key + ' (95% CI; ' + g.cells[0].energy.meter + ')', [{
+      key: g.key, bars: g.cells.map(function (c) { var e = c.energy.joules_per_step; return { mode: c.mode, value: e.value, low: e.ci_low, high: e.ci_high }; })
+    }], joules);
+  });
+  var energyRatios = groupBy(withEnergy.filter(function (c) { return c.energy_ratio_vs_fp32; }), place).map(function (g) {
+    return { key: g.key, bars: g.cells.map(function (c) { var r = c.energy_ratio_vs_fp32; return { mode: c.mode, value: r.value, low: r.ci_low, high: r.ci_high }; }) };
+  });
+  if (energyRatios.length) barChart(section('chart-energy'), 'energy-ratio', 'Energy per step relative to FP32 (95% CI; lower is cheaper)', energyRatios, ratio, 1, 3);
+  if (!withEnergy.length) {
+    var meter = report.environment.energy_meter;
+    html('p', { 'class': 'note', 'data-chart': 'energy-unavailable' }, section('chart-energy'), 'Not measured' + (meter && meter.reason ? ': ' + meter.reason : '.'));
+  }
   // Divergence and loss curves from the numerics pass (every mode the same steps); reports
   // without one show the timed steps' losses, which modes ran for different numbers of steps.
   groupBy(ok, function (c) { return place(c) + ' ' + c.preset; }).forEach(function (g) {

@@ -27,7 +27,7 @@ fi
 [ $rc -eq 0 ] || fail "the kit exited $rc"
 
 # What the kit claims, checked: every step ran and passed; the dependencies came from its prefix.
-for step in "unpack dependencies" configure build "ampbench env" suite "gpu suite" graphs "data parallel" "cupti self-check" \
+for step in "unpack dependencies" configure build "ampbench env" suite "gpu suite" graphs energy "data parallel" "cupti self-check" \
   "cupti metrics" partners "partners, 8 per round"; do
   grep -q "^$step  *ok " "$work/out/summary.txt" || fail "step '$step' did not pass"
 done
@@ -55,6 +55,9 @@ grep -q "^preset default: --preset not given and the device is cpu" "$work/out/g
   "$work/out/ranks/report.json" || fail "the data-parallel step has no passing 2-rank cell"
 "$python" -c 'import json, sys; r = json.load(open(sys.argv[1])); assert {f["arrangement"] for f in r["figures"]} == {"alone-bf16", "fp32+bf16", "suite"}' \
   "$work/out/partners/partners.json" || fail "the partners step did not measure bf16 alone, beside FP32 and in the suite"
+# The energy step says what measured energy, or why nothing could (RAPL is root's since Linux 5.10).
+grep -q "^energy meter: \(measured\|unavailable\): ." "$work/out/energy.txt" ||
+  fail "energy.txt does not say what measured energy: $(cat "$work/out/energy.txt")"
 # On a CPU the self-check names why there are no tensor-core counters.
 grep -q "^simplenet/fp32: unavailable (.\+)" "$work/out/cupti-metrics.txt" ||
   fail "cupti-metrics.txt does not give the unavailable reason: $(cat "$work/out/cupti-metrics.txt")"

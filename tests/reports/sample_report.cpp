@@ -196,6 +196,80 @@ CellResult two_rank_cell(const CellResult& one_rank, double median_s, double all
 
 }  // namespace
 
+namespace {
+
+GpuRoundState gpu_round(double sm_clock_mhz, std::vector<std::string> reasons) {
+  GpuRoundState round;
+  round.sm_clock_mhz = sm_clock_mhz;
+  round.memory_clock_mhz = 2619.0;
+  round.power_w = 540.0;
+  round.temperature_c = 61.0;
+  round.reasons = std::move(reasons);
+  if (round.reasons.size() > 1) round.violation_s = {{"power", 0.004}};
+  return round;
+}
+
+}  // namespace
+
+Report make_gpu_state_report(int throttled_rounds) {
+  Report report = make_sample_report();
+  report.cells.clear();
+  report.explanation.clear();
+  report.environment.gemm_peaks.clear();
+  report.environment.devices = {report.environment.devices.front(),
+                                {"cuda:0", "NVIDIA H100 80GB HBM3", "9.0", 80LL << 30, 132, "Default",
+                                 GpuClockRecord{true, 1980.0, 2619.0, 1980.0, 1980.0, 700.0, 700.0}}};
+  report.environment.energy_meter =
+      EnergyMeterRecord{"cuda:0", MeasurementStatus::kMeasured, "NVML total energy counter", ""};
+  std::vector<bool> throttled = {false, true, false, true, false};
+  if (throttled_rounds >= 0) {
+    for (int round = 0; round < 5; ++round) throttled[round] = round < throttled_rounds;
+  }
+  for (const auto* mode : {"fp32", "bf16"}) {
+    auto cell = sample_cell("simple_net", mode, std::string(mode) == "fp32" ? 2e-3 : 1e-3);
+    cell.device = "cuda:0";
+    cell.preset = "gpu";
+    const double joules = std::string(mode) == "fp32" ? 0.60 : 0.33;
+    Rounds rounds;
+    rounds.interleaved_modes = {"fp32", "bf16"};
+    rounds.steps_per_round = 6;
+    rounds.untimed_steps_per_block = 2;
+    rounds.probe = kGpuMatmulProbe;
+    DeviceRounds device;
+    device.max_sm_clock_mhz = 1980.0;
+    Energy energy;
+    energy.meter = "NVML total energy counter";
+    energy.counter_update_s = 0.1;
+    for (std::size_t round = 0; round < 5; ++round) {
+      const double slower = throttled[round] && std::string(mode) == "bf16" ? 1.5 : 1.0;
+      double window = 0.0;
+      for (std::size_t step = 6 * round; step < 6 * round + 6; ++step) {
+        rounds.step_round.push_back(static_cast<std::int64_t>(round));
+        cell.step_times_s[step] *= slower;
+        window += cell.step_times_s[step];
+      }
+      rounds.step_time_s.push_back(0.0);
+      rounds.probe_s.push_back(1e-3 * (1.0 + 1e-3 * static_cast<double>(round)));
+      rounds.round_replicate.push_back(0);
+      // Joules per step jitter by round so that the interval has a width.
+      energy.round_joules.push_back(6.0 * joules * slower * (1.0 + 0.01 * static_cast<double>(round % 2)));
+      energy.round_window_s.push_back(window);
+      const bool clock_low = throttled[round] && round % 2 == 1 && throttled_rounds < 0 && round == 3;
+      device.rounds.push_back(!throttled[round] ? gpu_round(1980.0, {"applications_clocks_setting"})
+                              : clock_low       ? gpu_round(1200.0, {"applications_clocks_setting"})
+                                                : gpu_round(1650.0, {"applications_clocks_setting", "sw_power_cap"}));
+    }
+    rounds.slow_machine_factor = kSlowMachineFactor;
+    rounds.device = device;
+    cell.rounds = rounds;
+    cell.energy = energy;
+    derive_step_figures(cell);
+    report.cells.push_back(cell);
+  }
+  relate_to_fp32(report);
+  return report;
+}
+
 Report make_data_parallel_report() {
   Report report = base_report();
   report.config.workloads = {"simple_net"};

@@ -52,6 +52,14 @@ namespace ampbench::testing {
 // CUPTI methods (GH100's metric set). Values are recorded-looking, not measured.
 [[nodiscard]] reports::CellResult sample_gpu_cell();
 
+// A GPU run with the GPU's state and energy: simple_net under FP32 and BF16 on cuda:0 (an NVIDIA
+// H100 80GB HBM3, maximum SM clock 1980 MHz), interleaved in 5 rounds of 6 steps. Rounds 1 and 3
+// ran throttled: round 1 with NVML's sw_power_cap, round 3 with the SM clock at 1200 MHz (below
+// 75% of its maximum). Energy from NVML's counter: FP32 0.60 J per step, BF16 0.33 J (0.55x),
+// each round's window its steps' time; the throttled rounds' BF16 steps and joules 1.5x. With
+// `throttled_rounds` set, every round from the first ran throttled up to that many.
+[[nodiscard]] reports::Report make_gpu_state_report(int throttled_rounds = -1);
+
 // What reading `json` as a report file named r.json refuses, as the error says it; "(no error)"
 // when it reads.
 [[nodiscard]] std::string report_read_error(const nlohmann::json& json);

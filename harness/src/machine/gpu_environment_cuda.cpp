@@ -6,11 +6,13 @@
 #include <c10/util/Exception.h>
 #include <cupti.h>
 
+#include <cstdio>
 #include <string>
 
 #include "ampbench/harness/environment_probe.h"
 #include "machine/cuda_driver.h"
 #include "machine/gpu_environment.h"
+#include "machine/nvml_library.h"
 
 namespace ampbench::harness::detail {
 namespace {
@@ -27,6 +29,23 @@ std::string cudnn_version_text(long version) {
 }
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+std::string bus_id_of(const cudaDeviceProp& properties) {
+  char id[32];
+  std::snprintf(id, sizeof id, "%08x:%02x:%02x.0", static_cast<unsigned>(properties.pciDomainID),
+                static_cast<unsigned>(properties.pciBusID), static_cast<unsigned>(properties.pciDeviceID));
+  return id;
+}
+
+// What NVML says of the GPU's clocks and power limit; absent where NVML cannot be loaded (no
+// driver library in the container, for one): the run still measures, without the GPU's state.
+std::optional<reports::GpuClockRecord> clock_record(const cudaDeviceProp& properties) {
+  try {
+    return NvmlDevice(bus_id_of(properties)).clock_settings();
+  } catch (const std::runtime_error&) {
+    return std::nullopt;
+  }
+}
 
 }  // namespace
 
@@ -64,8 +83,15 @@ void probe_gpu_environment(reports::Environment& environment) {
         .total_memory_bytes = static_cast<std::int64_t>(properties->totalGlobalMem),
         .multiprocessors = properties->multiProcessorCount,
         .compute_mode = compute_mode_name(device_compute_mode(index)),
+        .clocks = clock_record(*properties),
     });
   }
+}
+
+std::optional<std::string> pci_bus_id(const c10::Device& device) {
+  if (!device.is_cuda()) return std::nullopt;
+  const auto index = device.has_index() ? device.index() : c10::cuda::current_device();
+  return bus_id_of(*at::cuda::getDeviceProperties(index));
 }
 
 }  // namespace ampbench::harness::detail

@@ -117,12 +117,15 @@ namespace {
 class Rotation {
  public:
   Rotation(const std::vector<ModeSession*>& sessions, RoundsOutcome& outcome, c10::Device device)
-      : probe_(device), outcome_(outcome) {
+      : probe_(device), outcome_(outcome), meters_(device, sessions.size() + 1) {
     outcome_.sessions.resize(sessions.size());
     for (std::size_t i = 0; i < sessions.size(); ++i) {
       slots_.push_back({sessions[i], StepTimer(device), {}, {}, {}, {}, &outcome_.sessions[i]});
     }
     slots_.push_back({nullptr, StepTimer(device), {}, {}, {}, {}, &probe_times_});
+    outcome_.max_sm_clock_mhz = meters_.max_sm_clock_mhz();
+    outcome_.energy_meter = meters_.energy_meter();
+    outcome_.energy_update_s = meters_.energy_update_s();
   }
 
   // A block of every live mode and of the probe, in this round's order: first `untimed` untimed
@@ -132,21 +135,25 @@ class Rotation {
   // throwing means the device is gone.
   void run_round(std::int64_t round, std::int64_t steps, std::int64_t untimed, std::int64_t max_steps,
                  TensorMemoryProbe& memory, bool rethrow) {
+    meters_.begin_round();
     for (const auto index : block_order(slots_.size(), round)) {
       auto& slot = slots_[index];
       if (!live(slot)) continue;
       try {
         if (slot.session == nullptr) {
           probe_.run();
+          meters_.begin_block();
           for (std::int64_t step = 0; step < steps; ++step) slot.timer.time([&] { probe_.run(); }, slot.host_s);
         } else {
           for (std::int64_t step = 0; step < untimed; ++step) slot.session->metered_step(memory);
           const auto left = max_steps - static_cast<std::int64_t>(slot.host_s.size());
+          meters_.begin_block();
           for (std::int64_t step = 0; step < std::min(steps, left); ++step) {
             slot.step_index.push_back(slot.session->steps_done());
             timed_step(*slot.session, memory, slot.timer, slot.host_s, slot.faults);
           }
         }
+        meters_.end_block(index);
         slot.step_round.resize(slot.host_s.size(), round);
       } catch (const std::exception& error) {
         slot.times->error = error_text(error);
@@ -157,9 +164,15 @@ class Rotation {
 
   // Reads the round's times (waiting for the device on GPUs) and its median per slot.
   void close_round(std::int64_t round) {
-    for (auto& slot : slots_) {
+    meters_.end_round();
+    for (std::size_t index = 0; index < slots_.size(); ++index) {
+      auto& slot = slots_[index];
       if (!live(slot)) continue;
       auto& times = *slot.times;
+      if (meters_.measures_energy()) {
+        times.round_joules = meters_.energy_of(index).round_joules;
+        times.round_window_s = meters_.energy_of(index).round_window_s;
+      }
       times.step_s = slot.timer.all(slot.host_s);
       if (slot.timer.on_device()) times.host_step_s = slot.host_s;
       times.step_round = slot.step_round;
@@ -170,6 +183,7 @@ class Rotation {
     outcome_.rounds = round + 1;
     outcome_.probe_round_median_s = probe_times_.round_median_s;
     outcome_.probe = probe_.name();
+    outcome_.device_rounds = meters_.device_rounds();
   }
 
   [[nodiscard]] bool any_mode_live() const {
@@ -190,6 +204,7 @@ class Rotation {
   RoundsOutcome& outcome_;
   SessionTimes probe_times_;
   std::vector<Slot> slots_;
+  RoundMeters meters_;
 };
 
 std::optional<reports::StopReason> reason_to_stop(const RoundsOutcome& outcome, const RoundRules& rules,

@@ -19,6 +19,7 @@
 #include "ampbench/reports/stop_reason.h"
 #include "measure/device_step_timer.h"
 #include "measure/mode_session.h"
+#include "measure/round_meters.h"
 
 namespace ampbench::harness::detail {
 
@@ -106,6 +107,10 @@ struct SessionTimes {
   // step included): where its loss, gradient norm and all-reduce figures are.
   std::vector<std::int64_t> step_index;
   std::string error;  // set when a step threw: the session left the rotation then
+  // Per round, where the device's energy is read (RoundMeters): the joules of this session's timed
+  // steps and the seconds they were read over.
+  std::vector<double> round_joules;
+  std::vector<double> round_window_s;
 };
 
 struct RoundsOutcome {
@@ -114,6 +119,11 @@ struct RoundsOutcome {
   std::string probe;  // what the probe timed (Rounds::probe)
   std::int64_t rounds = 0;
   std::optional<reports::StopReason> stop_reason;  // why the rounds ended; nullopt while they go on
+  // A GPU's state per round (empty without NVML), and what read the sessions' energy (empty: none).
+  std::vector<reports::GpuRoundState> device_rounds;
+  std::optional<double> max_sm_clock_mhz;
+  std::string energy_meter;
+  double energy_update_s = 0.0;
 };
 
 using RoundProgress = std::function<void(std::int64_t round, std::int64_t steps, double elapsed_s)>;

@@ -175,8 +175,26 @@ reports::ScalerTelemetry scaler_telemetry(const std::vector<amp::ScalerStepRecor
 
 // The timed figures of one mode from the rounds: every step, the per-round medians and their
 // estimate, the losses and the scaler's record.
+// The GPU's state in the rounds and the energy of this mode's timed steps, where they were read.
+void fill_device_state(const detail::RoundsOutcome& outcome, const detail::SessionTimes& times,
+                       double throttle_threshold_percent, reports::CellResult& cell) {
+  if (!outcome.device_rounds.empty()) {
+    cell.rounds->device =
+        reports::DeviceRounds{outcome.device_rounds, outcome.max_sm_clock_mhz, throttle_threshold_percent, 0};
+  }
+  if (!outcome.energy_meter.empty()) {
+    reports::Energy energy;
+    energy.meter = outcome.energy_meter;
+    energy.counter_update_s = outcome.energy_update_s;
+    energy.round_joules = times.round_joules;
+    energy.round_window_s = times.round_window_s;
+    cell.energy = std::move(energy);
+  }
+}
+
 void fill_timed(const detail::RoundsOutcome& outcome, const detail::SessionTimes& times,
-                const std::vector<std::string>& interleaved_modes, std::int64_t replicate, ModeSlot& slot) {
+                const std::vector<std::string>& interleaved_modes, const WorkloadTask& task, ModeSlot& slot) {
+  const auto replicate = task.replicate;
   auto& cell = slot.cell;
   cell.step_times_s = times.step_s;
   cell.page_faults = reports::PageFaults{times.faults.minor, times.faults.major};
@@ -193,6 +211,7 @@ void fill_timed(const detail::RoundsOutcome& outcome, const detail::SessionTimes
   rounds.slow_machine_factor = reports::kSlowMachineFactor;
   rounds.round_replicate.assign(times.round_median_s.size(), replicate);
   cell.rounds = std::move(rounds);
+  fill_device_state(outcome, times, task.config.throttle_threshold_percent, cell);
   if (slot.session->scaler() != nullptr) cell.scaler = scaler_telemetry(slot.session->scaler_records());
   fill_throughput(*slot.session, cell);
 }
@@ -315,7 +334,7 @@ void time_in_rounds(const WorkloadTask& task, const Placement& placement, detail
     const auto& times = outcome.sessions[i];
     try {
       if (!times.error.empty()) throw std::runtime_error(times.error);
-      fill_timed(outcome, times, interleaved_modes, task.replicate, slot);
+      fill_timed(outcome, times, interleaved_modes, task, slot);
       slot.cell.rounds->steps_per_round = rules.steps_per_round;
       slot.cell.rounds->untimed_steps_per_block = rules.untimed_steps_per_block;
       fill_memory(*slot.session, device, device_at_start, slot.cell);

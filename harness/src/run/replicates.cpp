@@ -17,6 +17,11 @@ void append_rounds(const reports::Rounds& later, reports::Rounds& joined) {
   joined.probe_s.insert(joined.probe_s.end(), later.probe_s.begin(), later.probe_s.end());
   joined.round_replicate.insert(joined.round_replicate.end(), later.round_replicate.begin(),
                                 later.round_replicate.end());
+  if (joined.device && later.device) {
+    joined.device->rounds.insert(joined.device->rounds.end(), later.device->rounds.begin(), later.device->rounds.end());
+  } else {
+    joined.device.reset();  // a replicate without the GPU's state: none for the cell's rounds
+  }
   // A replicate whose worker crashed reran its modes alone: only modes interleaved in every
   // replicate were interleaved throughout.
   const auto& later_modes = later.interleaved_modes;
@@ -55,6 +60,15 @@ void append_replicate(const reports::CellResult& later, std::size_t replicate, r
   joined.host_step_times_s.insert(joined.host_step_times_s.end(), later.host_step_times_s.begin(),
                                   later.host_step_times_s.end());
   if (joined.rounds && later.rounds) append_rounds(*later.rounds, *joined.rounds);
+  if (joined.energy && later.energy) {
+    auto& energy = *joined.energy;
+    energy.round_joules.insert(energy.round_joules.end(), later.energy->round_joules.begin(),
+                               later.energy->round_joules.end());
+    energy.round_window_s.insert(energy.round_window_s.end(), later.energy->round_window_s.begin(),
+                                 later.energy->round_window_s.end());
+  } else {
+    joined.energy.reset();
+  }
   if (joined.page_faults && later.page_faults) {
     auto& faults = *joined.page_faults;
     faults.minor.insert(faults.minor.end(), later.page_faults->minor.begin(), later.page_faults->minor.end());

@@ -15,6 +15,7 @@
 #include "ampbench/reports/report_json.h"
 #include "ampbench/reports/roofline.h"
 #include "distributed/rank_groups.h"
+#include "machine/energy_meter.h"
 #include "machine/gemm_peak.h"
 #include "measure/numerics_pass.h"
 #include "run/memory_preflight.h"
@@ -281,6 +282,7 @@ reports::Report run(const RunPlan& plan, const RunObserver& observe) {
   reports::Report report;
   report.environment = plan.environment;
   report.config = plan.config;
+  report.environment.energy_meter = detail::energy_meter_record(c10::Device(plan.config.device));
   RunEvent started;
   started.kind = RunEvent::Kind::kGemmPeakStarted;
   notify(started);

@@ -2,6 +2,7 @@
 #include "ampbench/reports/check.h"
 
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -120,6 +121,29 @@ void check_memory(const CellComparison& cell, const CheckOptions& options, CellC
       MemoryReason{*cell.memory_ratio - 1.0, cell.base_peak_bytes, cell.current_peak_bytes, options.max_memory_growth});
 }
 
+// Joules per step, by rounds as the step time: a regression when significant and beyond the
+// threshold; beyond it without significance, inconclusive.
+void check_energy(const CellComparison& cell, const CheckOptions& options, CellCheck& check) {
+  if (!cell.energy || cell.energy->ratio.value - 1.0 <= options.max_energy_growth) return;
+  if (cell.energy->p_value < options.alpha) {
+    check.verdict = Verdict::kRegressed;
+  } else if (check.verdict == Verdict::kPass) {
+    check.verdict = Verdict::kInconclusive;
+  }
+  check.reasons.push_back(EnergyReason{*cell.energy, options.max_energy_growth, options.alpha});
+}
+
+// A side whose rounds ran mostly throttled: its step time is the throttled GPU's.
+std::optional<ThrottledReason> mostly_throttled(const CellComparison& cell) {
+  for (const auto& [in_baseline, side] :
+       {std::pair{true, &cell.base_throttled}, std::pair{false, &cell.current_throttled}}) {
+    if (*side && 2 * (*side)->throttled > (*side)->rounds) {
+      return ThrottledReason{in_baseline, (*side)->throttled, (*side)->rounds, (*side)->causes};
+    }
+  }
+  return std::nullopt;
+}
+
 // Fails on a verdict that got worse: "diverged" (or a non-finite loss) where the baseline was not.
 // --max-divergence replaces the floor multiple by an absolute tolerance, still above the floor.
 void check_divergence(const CellComparison& cell, const CheckOptions& options, CellCheck& check) {
@@ -156,8 +180,14 @@ CellCheck check_cell(const CellComparison& cell, const CheckOptions& options) {
     check.verdict = cell.failed_only_in_current ? Verdict::kRegressed : Verdict::kNotCompared;
     check.reasons.push_back(NotComparableReason{cell.note});
   } else {
-    check_step_time(cell, options, check);
+    if (const auto throttled = mostly_throttled(cell)) {
+      check.verdict = Verdict::kInconclusive;
+      check.reasons.push_back(*throttled);
+    } else {
+      check_step_time(cell, options, check);
+    }
     check_memory(cell, options, check);
+    check_energy(cell, options, check);
     check_divergence(cell, options, check);
     check_grad_norm(cell, check);
   }
@@ -177,6 +207,7 @@ void require_judging_options(const CheckOptions& options) {
   };
   require_threshold(options.max_slowdown, "max_slowdown");
   require_threshold(options.max_memory_growth, "max_memory_growth");
+  require_threshold(options.max_energy_growth, "max_energy_growth");
   if (options.max_divergence) require_threshold(*options.max_divergence, "max_divergence");
 }
 

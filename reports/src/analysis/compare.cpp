@@ -5,6 +5,9 @@
 #include <map>
 #include <tuple>
 
+#include "ampbench/reports/derived_figures.h"
+#include "stats/throttled_rounds.h"
+
 namespace ampbench::reports {
 namespace {
 
@@ -60,6 +63,36 @@ void compare_memory_and_divergence(const CellResult& base, const CellResult& cur
   }
 }
 
+std::vector<double> usual_state_joules_per_step(const Report& report, const CellResult& cell) {
+  const auto left_out = rounds_left_out_of_usual_state(report, cell);
+  const auto per_round = joules_per_step_by_round(cell);
+  std::vector<double> kept;
+  for (std::size_t round = 0; round < per_round.size(); ++round) {
+    if (round >= left_out.size() || !left_out[round]) kept.push_back(per_round[round]);
+  }
+  return kept;
+}
+
+std::optional<ThrottledRounds> throttled_rounds_of(const CellResult& cell) {
+  if (!cell.rounds || !cell.rounds->device) return std::nullopt;
+  const auto& device = *cell.rounds->device;
+  return ThrottledRounds{device.throttled_rounds, static_cast<std::int64_t>(device.rounds.size()),
+                         detail::throttle_causes_of(cell)};
+}
+
+// Joules per step by rounds, and each side's throttled rounds with what throttled them.
+void compare_device_state(const Report& base_report, const CellResult& base, const Report& current_report,
+                          const CellResult& current, CellComparison& result) {
+  if (base.energy && current.energy) {
+    result.energy = compare_rounds(
+        usual_state_joules_per_step(base_report, base), usual_state_joules_per_step(current_report, current),
+        kept_rounds(*base.rounds, rounds_left_out_of_usual_state(base_report, base)).round_replicate,
+        kept_rounds(*current.rounds, rounds_left_out_of_usual_state(current_report, current)).round_replicate);
+  }
+  result.base_throttled = throttled_rounds_of(base);
+  result.current_throttled = throttled_rounds_of(current);
+}
+
 std::string why_not_comparable(const CellResult& base, const CellResult& current) {
   if (base.status != CellStatus::kOk && current.status != CellStatus::kOk) return "failed in both reports";
   if (current.status != CellStatus::kOk) return "failed in current: " + current.error;
@@ -109,7 +142,10 @@ ReportComparison compare_reports(const Report& base, const Report& current) {
     result.note = why_not_comparable(*found->second, cell);
     result.comparable = result.note.empty();
     result.failed_only_in_current = found->second->status == CellStatus::kOk && cell.status != CellStatus::kOk;
-    if (result.comparable) compare_times(*found->second, cell, result);
+    if (result.comparable) {
+      compare_times(*found->second, cell, result);
+      compare_device_state(base, *found->second, current, cell, result);
+    }
     compare_memory_and_divergence(*found->second, cell, result);
     for (const auto& [run, report, compared] :
          {std::tuple{"baseline", &base, found->second}, {"current", &current, &cell}}) {

@@ -9,6 +9,7 @@
 #include "ampbench/reports/roofline.h"
 #include "ampbench/reports/stats.h"
 #include "explain/explain_dominant_op.h"
+#include "explain/explain_energy.h"
 #include "explain/explain_layers.h"
 #include "explain/explain_page_faults.h"
 #include "explain/explain_slow_partner.h"
@@ -368,6 +369,7 @@ std::vector<Finding> explain(const Report& report) {
     gpu_findings(cell, fp32, out);
     mfu_finding(report, cell, out);
     graph_host_cost_finding(report, cell, out);
+    detail::energy_findings(report, cell, out);
     unaligned_finding(cell, out);
     detail::layer_findings(report, cell, out);
     std::vector<std::string> missing;

@@ -6,6 +6,7 @@
 
 #include "ampbench/reports/json_reader.h"
 #include "ampbench/reports/report_json.h"
+#include "io/device_state_json.h"
 #include "io/report_read.h"
 
 namespace ampbench::reports::detail {
@@ -395,6 +396,9 @@ Rounds read_rounds(const json& in, const std::string& path, std::size_t timed_st
     if (*value.slow_machine_factor < 1.0) fail_at(fields.path_of("slow_machine_factor"), "must be at least 1");
     value.slow_machine_rounds = fields.integer_in("slow_machine_rounds", 0, kMaxRounds);
   }
+  if (const auto* device_state = fields.optional("device")) {  // GPU cells with NVML
+    value.device = read_device_rounds(*device_state, fields.path_of("device"), value.step_time_s.size());
+  }
   fields.finish();
   const auto rounds = value.step_time_s.size();
   if (value.step_round.size() != timed_steps) {
@@ -587,6 +591,11 @@ CellResult read_cell(const json& in, const std::string& path, ReportVersion vers
   if (const auto* faults = fields.optional("page_faults")) {  // absent in older reports
     value.page_faults = read_page_faults(*faults, fields.path_of("page_faults"));
   }
+  if (const auto* energy = fields.optional("energy")) {  // where energy was measured
+    if (!value.rounds) fail_at(fields.path_of("energy"), "present on a cell without rounds");
+    value.energy = read_energy(*energy, fields.path_of("energy"), value.rounds->step_time_s.size());
+  }
+  value.energy_ratio_vs_fp32 = optional_object("energy_ratio_vs_fp32", read_ratio);
   fields.finish();
   require_judgeable(value, path);
   require_data_parallel_fits(value, path);

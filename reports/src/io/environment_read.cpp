@@ -5,6 +5,7 @@
 #include "ampbench/reports/allocator_policy.h"
 #include "ampbench/reports/environment.h"
 #include "ampbench/reports/json_reader.h"
+#include "io/device_state_json.h"
 #include "io/report_read.h"
 
 namespace ampbench::reports {
@@ -21,6 +22,7 @@ DeviceInfo read_device_info(const nlohmann::json& in, const std::string& path) {
   // Written for GPUs only, and not by reports older than it.
   if (const auto* mode = fields.optional("compute_mode"))
     value.compute_mode = read_string(*mode, fields.path_of("compute_mode"));
+  if (const auto* clocks = fields.optional("clocks")) value.clocks = read_gpu_clocks(*clocks, fields.path_of("clocks"));
   fields.finish();
   return value;
 }
@@ -100,6 +102,9 @@ Environment read_environment(const nlohmann::json& in, const std::string& path) 
   // Reports written before the allocator was a setting have no record.
   if (const auto* allocator = fields.optional("allocator")) {
     value.allocator = read_allocator_record(*allocator, fields.path_of("allocator"));
+  }
+  if (const auto* meter = fields.optional("energy_meter")) {  // absent in older reports
+    value.energy_meter = read_energy_meter(*meter, fields.path_of("energy_meter"));
   }
   fields.finish();
   return value;

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/device_state_json.h"
 #include "io/json_number.h"
 
 namespace ampbench::reports {
@@ -15,6 +16,7 @@ void to_json(nlohmann::json& out, const DeviceInfo& device) {
          {"total_memory_bytes", device.total_memory_bytes},
          {"multiprocessors", device.multiprocessors}};
   if (!device.compute_mode.empty()) out["compute_mode"] = device.compute_mode;
+  if (device.clocks) out["clocks"] = detail::gpu_clocks_json(*device.clocks);
 }
 
 void to_json(nlohmann::json& out, const GemmPeak& peak) {
@@ -59,6 +61,7 @@ void to_json(nlohmann::json& out, const Environment& environment) {
          {"gemm_peaks", environment.gemm_peaks},
          {"gpu_verification", environment.gpu_verification}};
   if (environment.allocator) out["allocator"] = *environment.allocator;
+  if (environment.energy_meter) out["energy_meter"] = detail::energy_meter_json(*environment.energy_meter);
 }
 
 }  // namespace ampbench::reports

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "ampbench/reports/report_json.h"
+#include "io/device_state_json.h"
 #include "io/json_number.h"
 
 namespace ampbench::reports {
@@ -149,6 +150,7 @@ void to_json(nlohmann::json& out, const Rounds& value) {
     out["slow_machine_factor"] = number(*value.slow_machine_factor);
     out["slow_machine_rounds"] = value.slow_machine_rounds;
   }
+  if (value.device) out["device"] = detail::device_rounds_json(*value.device);
 }
 
 void to_json(nlohmann::json& out, const TimeBreakdown& value) {
@@ -222,6 +224,9 @@ void to_json(nlohmann::json& out, const CellResult& value) {
          {"breakdown", json_optional(value.breakdown)},
          {"data_parallel", json_optional(value.data_parallel)},
          {"page_faults", json_optional(value.page_faults)}};
+  // Only where energy was measured: reports of other runs keep their bytes.
+  if (value.energy) out["energy"] = detail::energy_json(*value.energy);
+  if (value.energy_ratio_vs_fp32) out["energy_ratio_vs_fp32"] = *value.energy_ratio_vs_fp32;
 }
 
 void to_json(nlohmann::json& out, const RunConfig& value) { out = run_config_to_json(value); }

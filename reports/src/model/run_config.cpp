@@ -288,6 +288,10 @@ const std::vector<RunConfigField>& run_config_fields() {
             "With --ranks: seconds c10d waits for a rank (rendezvous, each collective) before the cell fails", "",
             true),
       allocator_field(),
+      field(&RunConfig::throttle_threshold_percent, "throttle_threshold_percent", "--throttle-threshold",
+            "On a GPU: a round whose lowest SM clock fell below this percentage of the chip's maximum is throttled "
+            "and left out of the speedups, as is one in which NVML reported a slowdown (docs/gpu.md)",
+            "", true),
   };
   return fields;
 }
@@ -311,6 +315,8 @@ void validate_run_config(const RunConfig& config) {
                                                      ") must not exceed " + steps + " (" +
                                                      std::to_string(config.max_steps) + "): each needs a step");
   require(config.max_noise > 0.0 && config.max_noise < 1.0, flag_of(&C::max_noise) + " must be in (0, 1)");
+  require(config.throttle_threshold_percent > 0.0 && config.throttle_threshold_percent <= 100.0,
+          flag_of(&C::throttle_threshold_percent) + " must be in (0, 100] percent");
   const auto seconds_range = [](const char* open) {
     return std::string(" must be in ") + open + ", " + detail::format_general(kMaxTimeCapSeconds) + "] seconds";
   };

@@ -84,6 +84,21 @@ std::string text_of(const MemoryReason& reason) {
          format_percent(reason.threshold, false) + " threshold";
 }
 
+std::string text_of(const EnergyReason& reason) {
+  const bool significant = reason.change.p_value < reason.alpha;
+  return "energy per step " + detail::format_change_ci(reason.change.ratio) + " (p " +
+         format_p_value(reason.change.p_value) + "), beyond the " + format_percent(reason.threshold, false) +
+         " threshold" + (significant ? "" : ", within the runs' own noise");
+}
+
+std::string text_of(const ThrottledReason& reason) {
+  std::string causes;
+  for (const auto& cause : reason.causes) causes += (causes.empty() ? "" : ", ") + cause;
+  return std::string(reason.in_baseline ? "the baseline's" : "the current") + " rounds ran mostly throttled (" +
+         std::to_string(reason.throttled_rounds) + " of " + std::to_string(reason.rounds) +
+         (causes.empty() ? "" : ": " + causes) + "): its step time is the throttled GPU's, not judged";
+}
+
 std::string text_of(const DivergenceReason& reason) {
   const std::string baseline = reason.baseline ? std::string(to_string(*reason.baseline)) : "none";
   if (reason.verdict == DivergenceVerdict::kNonFiniteLoss) return "non-finite loss (baseline: " + baseline + ")";
@@ -129,6 +144,8 @@ const char* id_of(const StepTimeReason& reason) {
 const char* id_of(const TooFewSamplesReason&) { return "too_few_samples"; }
 const char* id_of(const ProbesDifferReason&) { return "probes_differ"; }
 const char* id_of(const MemoryReason&) { return "memory"; }
+const char* id_of(const EnergyReason&) { return "energy"; }
+const char* id_of(const ThrottledReason&) { return "throttled"; }
 const char* id_of(const DivergenceReason&) { return "divergence"; }
 const char* id_of(const NonFiniteGradNormReason&) { return "non_finite_grad_norm"; }
 const char* id_of(const NotComparableReason&) { return "not_comparable"; }

@@ -11,7 +11,8 @@ namespace ampbench::reports {
 
 std::string describe_check_options(const CheckOptions& options) {
   std::string text = "max slowdown " + format_percent(options.max_slowdown, false) + ", max memory growth " +
-                     format_percent(options.max_memory_growth, false);
+                     format_percent(options.max_memory_growth, false) + ", max energy growth " +
+                     format_percent(options.max_energy_growth, false);
   if (options.max_divergence) text += ", max divergence " + format_percent(*options.max_divergence, false);
   return text + ", alpha " + detail::format_general(options.alpha) + (options.strict ? ", strict" : "");
 }
@@ -83,6 +84,7 @@ std::string render_check_json(const CheckResult& result, const CheckOptions& opt
   }
   const nlohmann::json thresholds = {{"max_slowdown", detail::json_number(options.max_slowdown)},
                                      {"max_memory_growth", detail::json_number(options.max_memory_growth)},
+                                     {"max_energy_growth", detail::json_number(options.max_energy_growth)},
                                      {"max_divergence", detail::json_optional(options.max_divergence)},
                                      {"alpha", detail::json_number(options.alpha)},
                                      {"strict", options.strict}};

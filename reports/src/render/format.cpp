@@ -8,17 +8,21 @@ namespace ampbench::reports::detail {
 namespace {
 
 struct Unit {
-  double seconds;
+  double seconds;  // or joules: what one of the unit is worth
   const char* name;
 };
 constexpr std::array<Unit, 4> kUnits = {{{1.0, "s"}, {1e-3, "ms"}, {1e-6, "µs"}, {1e-9, "ns"}}};
+constexpr std::array<Unit, 4> kEnergyUnits = {{{1e3, "kJ"}, {1.0, "J"}, {1e-3, "mJ"}, {1e-6, "µJ"}}};
 
-const Unit& unit_for(double seconds) {
-  for (const auto& unit : kUnits) {
-    if (std::fabs(seconds) >= unit.seconds) return unit;
+template <std::size_t N>
+const Unit& unit_for(double value, const std::array<Unit, N>& units) {
+  for (const auto& unit : units) {
+    if (std::fabs(value) >= unit.seconds) return unit;
   }
-  return kUnits.back();
+  return units.back();
 }
+
+const Unit& unit_for(double seconds) { return unit_for(seconds, kUnits); }
 
 // Decimals that give four significant digits for a value in [1, 1000).
 int decimals_for(double scaled) {
@@ -56,12 +60,32 @@ std::string format_duration(double seconds) {
   return format_fixed(scaled, decimals_for(scaled)) + " " + unit.name;
 }
 
-std::string format_duration_interval(double value, double low, double high) {
+namespace {
+
+template <std::size_t N>
+std::string format_interval(double value, double low, double high, const std::array<Unit, N>& units) {
   if (!std::isfinite(value)) return "n/a";
-  const Unit& unit = unit_for(value);
+  const Unit& unit = unit_for(value, units);
   const int decimals = decimals_for(value / unit.seconds);
   return format_fixed(value / unit.seconds, decimals) + " " + unit.name + " [" +
          format_fixed(low / unit.seconds, decimals) + ", " + format_fixed(high / unit.seconds, decimals) + "]";
+}
+
+}  // namespace
+
+std::string format_duration_interval(double value, double low, double high) {
+  return format_interval(value, low, high, kUnits);
+}
+
+std::string format_energy_interval(double value, double low, double high) {
+  return format_interval(value, low, high, kEnergyUnits);
+}
+
+std::string format_energy(double joules) {
+  if (!std::isfinite(joules)) return "n/a";
+  const Unit& unit = unit_for(joules, kEnergyUnits);
+  const double scaled = joules / unit.seconds;
+  return format_fixed(scaled, decimals_for(scaled)) + " " + unit.name;
 }
 
 std::string format_duration_ci(const SampleSummary& summary) {

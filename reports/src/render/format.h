@@ -22,6 +22,9 @@ inline constexpr const char* kNone = "-";
 [[nodiscard]] std::string format_duration(double seconds);
 // "12.3 ms [12.0, 12.7]": a time with its interval, in the value's unit.
 [[nodiscard]] std::string format_duration_interval(double value, double low, double high);
+// "2.41 J [2.38, 2.45]", "812.0 mJ": energy as durations are, in kJ, J, mJ or µJ.
+[[nodiscard]] std::string format_energy_interval(double value, double low, double high);
+[[nodiscard]] std::string format_energy(double joules);
 // "1.250 ms [1.225, 1.275]": the median and its CI in the median's unit and precision.
 [[nodiscard]] std::string format_duration_ci(const SampleSummary& summary);
 // "1.39x", or with the interval "1.39x [1.37, 1.41]".

@@ -20,7 +20,10 @@ namespace {
 std::string counted_runs(std::size_t runs) { return counted(runs, "run", "runs"); }
 
 const char* unit_name(SeriesUnit unit) {
-  return unit == SeriesUnit::kSeconds ? "s" : unit == SeriesUnit::kBytes ? "bytes" : "";
+  return unit == SeriesUnit::kSeconds  ? "s"
+         : unit == SeriesUnit::kBytes  ? "bytes"
+         : unit == SeriesUnit::kJoules ? "J"
+                                       : "";
 }
 
 std::string last_value(const HistorySeries& series) {
@@ -158,6 +161,8 @@ std::string series_value(SeriesUnit unit, double value) {
     text << std::setprecision(4) << value * 1e3 << " ms";
   } else if (unit == SeriesUnit::kBytes) {
     text << std::fixed << std::setprecision(1) << value / (1024.0 * 1024.0) << " MiB";
+  } else if (unit == SeriesUnit::kJoules) {
+    text << std::setprecision(4) << value << " J";
   } else {
     text << std::setprecision(4) << value;
   }

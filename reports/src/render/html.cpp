@@ -9,6 +9,7 @@
 #include "ampbench/reports/report_json.h"
 #include "render/breakdown_rows.h"
 #include "render/data_parallel_rows.h"
+#include "render/device_state_notes.h"
 #include "render/format.h"
 #include "render/headline_rows.h"
 #include "render/html_assets.h"
@@ -195,12 +196,13 @@ std::string render_html(const Report& report) {
                      at_a_glance(report) + peaks_paragraph(report) + "<h2>Summary</h2>\n" + summary_table(report);
   for (const auto& note :
        {detail::failed_cells_note(report), detail::reruns_note(report), detail::allocator_note(report.environment),
-        detail::slow_machine_note(report), detail::gpu_verification_note(report), detail::counted_flops_note(report)}) {
+        detail::slow_machine_note(report), detail::gpu_state_note(report), detail::energy_note(report),
+        detail::gpu_verification_note(report), detail::counted_flops_note(report)}) {
     if (!note.empty()) page += "<p class=\"note\">" + detail::html_escaped(note) + "</p>\n";
   }
   page += data_parallel_section(report) + why_section(report);
   page += chart_section("Step time per mode", "chart-step-time") + chart_section("Speedup vs FP32", "chart-speedup") +
-          chart_section("Peak memory per mode", "chart-memory") +
+          chart_section("Peak memory per mode", "chart-memory") + chart_section("Energy per step", "chart-energy") +
           chart_section("Divergence and loss (numerics pass)", "chart-numerics", numerics_intro(report)) +
           layer_section(report) + chart_section("Gradient norm (timed steps)", "chart-loss") +
           chart_section("GradScaler scale", "chart-scale") +

@@ -6,6 +6,7 @@
 #include "ampbench/reports/stats.h"
 #include "render/breakdown_rows.h"
 #include "render/data_parallel_rows.h"
+#include "render/device_state_notes.h"
 #include "render/format.h"
 #include "render/headline_rows.h"
 #include "render/layer_rows.h"
@@ -213,6 +214,8 @@ std::string render_markdown(const Report& report) {
   if (const auto note = detail::reruns_note(report); !note.empty()) out += "\n" + note + "\n";
   if (const auto note = detail::allocator_note(report.environment); !note.empty()) out += "\n" + note + "\n";
   if (const auto note = detail::slow_machine_note(report); !note.empty()) out += "\n" + note + "\n";
+  if (const auto note = detail::gpu_state_note(report); !note.empty()) out += "\n" + note + "\n";
+  if (const auto note = detail::energy_note(report); !note.empty()) out += "\n" + note + "\n";
   if (const auto note = detail::gpu_verification_note(report); !note.empty()) out += "\n" + note + "\n";
   if (const auto note = detail::counted_flops_note(report); !note.empty()) out += "\n" + note + "\n";
   const auto why = render_why_markdown(report.explanation);

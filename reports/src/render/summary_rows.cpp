@@ -68,14 +68,18 @@ double timed_step_seconds(const CellResult& cell) {
 SummaryColumns summary_columns(const Report& report) {
   const bool gpu = std::any_of(report.cells.begin(), report.cells.end(),
                                [](const CellResult& cell) { return cell.device.rfind("cuda:", 0) == 0; });
-  return {with_ranks_column(report), gpu};
+  const bool energy =
+      std::any_of(report.cells.begin(), report.cells.end(), [](const CellResult& cell) { return cell.energy; });
+  return {with_ranks_column(report), gpu, energy};
 }
 
 std::vector<std::string> summary_header(SummaryColumns columns) {
   auto header = cell_name_header(columns.ranks);
   header.insert(header.end(), {"step time (95% CI)", "speedup vs fp32", "% of peak"});
   if (columns.mfu) header.emplace_back("MFU");
-  header.insert(header.end(), {"peak memory", "memory vs fp32", kDivergenceColumn, "skipped steps", "faults/step"});
+  header.insert(header.end(), {"peak memory", "memory vs fp32"});
+  if (columns.energy) header.insert(header.end(), {"energy/step (95% CI)", "energy vs fp32"});
+  header.insert(header.end(), {kDivergenceColumn, "skipped steps", "faults/step"});
   return header;
 }
 
@@ -97,6 +101,13 @@ SummaryRow summary_row(const CellResult& cell, SummaryColumns columns) {
   if (columns.mfu) row.cells.push_back(cell.throughput.mfu ? format_share(*cell.throughput.mfu) : kNone);
   row.cells.push_back(format_bytes(cell.memory.peak_tensor_bytes));
   row.cells.push_back(cell.memory_ratio_vs_fp32 ? format_ratio(cell.memory_ratio_vs_fp32->value) : kNone);
+  if (columns.energy) {
+    const auto& energy = cell.energy;
+    row.cells.push_back(energy ? format_energy_interval(energy->joules_per_step.value, energy->joules_per_step.ci_low,
+                                                        energy->joules_per_step.ci_high)
+                               : kNone);
+    row.cells.push_back(cell.energy_ratio_vs_fp32 ? format_ratio_ci(*cell.energy_ratio_vs_fp32) : kNone);
+  }
   row.cells.push_back(divergence_text(cell.divergence));
   row.cells.push_back(cell.scaler ? std::to_string(cell.scaler->skipped_steps.size()) : kNone);
   row.cells.push_back(faults_text(cell.page_faults));

@@ -31,16 +31,18 @@ struct SummaryRow {
 // The divergence column's header: the one column whose long sentences the HTML table wraps.
 inline constexpr const char* kDivergenceColumn = "loss divergence";
 
-// The summary's optional columns: ranks (any cell on more than one rank) and MFU (any cell on a
-// GPU), so that the reports without them render as they always did.
+// The summary's optional columns: ranks (any cell on more than one rank), MFU (any cell on a GPU)
+// and energy (any cell that measured it), so that the reports without them render as they always did.
 struct SummaryColumns {
   bool ranks = false;
   bool mfu = false;
+  bool energy = false;
 };
 [[nodiscard]] SummaryColumns summary_columns(const Report& report);
 
 // The cell's name columns, then step time (95% CI), speedup vs fp32, % of peak, MFU, peak memory,
-// memory vs fp32, divergence vs fp32, skipped steps, page faults per step.
+// memory vs fp32, energy per step (95% CI), energy vs fp32, divergence vs fp32, skipped steps, page
+// faults per step.
 [[nodiscard]] std::vector<std::string> summary_header(SummaryColumns columns);
 [[nodiscard]] SummaryRow summary_row(const CellResult& cell, SummaryColumns columns);
 // "MFU: achieved FLOP/s over NVIDIA H200 SXM's datasheet dense peak (...)", or why a GPU cell has

@@ -2,6 +2,7 @@
 
 #include "ampbench/reports/explain.h"
 #include "render/data_parallel_rows.h"
+#include "render/device_state_notes.h"
 #include "render/format.h"
 #include "render/summary_rows.h"
 #include "render/text_table.h"
@@ -36,6 +37,8 @@ std::string render_table(const Report& report) {
   if (const auto note = detail::reruns_note(report); !note.empty()) out += note + "\n";
   if (const auto note = detail::allocator_note(report.environment); !note.empty()) out += note + "\n";
   if (const auto note = detail::slow_machine_note(report); !note.empty()) out += note + "\n";
+  if (const auto note = detail::gpu_state_note(report); !note.empty()) out += note + "\n";
+  if (const auto note = detail::energy_note(report); !note.empty()) out += note + "\n";
   if (const auto note = detail::gpu_verification_note(report); !note.empty()) out += note + "\n";
   if (const auto note = detail::counted_flops_note(report); !note.empty()) out += note + "\n";
   out += data_parallel_section(report);

@@ -5,6 +5,7 @@
 
 #include "ampbench/reports/stats.h"
 #include "stats/slow_machine_rounds.h"
+#include "stats/throttled_rounds.h"
 
 namespace ampbench::reports {
 namespace {
@@ -64,16 +65,56 @@ std::optional<Divergence> divergence(const CellResult& reference, const CellResu
   }
 }
 
-// Per cell (by index): the rounds its figures leave out. Counts each cell's slow rounds first.
-std::vector<std::vector<bool>> mark_slow_machine_rounds(Report& report) {
+// Per round: whether it ran slow (the machine probe's rule) or throttled (the GPU's); either
+// leaves it out of the figures over the usual state.
+std::vector<bool> slow_or_throttled(const std::vector<bool>& slow, const std::vector<bool>& throttled) {
+  std::vector<bool> either(std::max(slow.size(), throttled.size()), false);
+  for (std::size_t round = 0; round < either.size(); ++round) {
+    either[round] = (round < slow.size() && slow[round]) || (round < throttled.size() && throttled[round]);
+  }
+  return either;
+}
+
+// Per cell (by index): the rounds its figures leave out. Counts each cell's slow and throttled
+// rounds first.
+std::vector<std::vector<bool>> mark_rounds_left_out(Report& report) {
   std::vector<std::vector<bool>> left_out;
   left_out.reserve(report.cells.size());
   for (auto& cell : report.cells) {
     const auto slow = detail::slow_machine_rounds(report, cell);
+    const auto throttled = detail::throttled_rounds(cell);
     if (cell.rounds) cell.rounds->slow_machine_rounds = std::count(slow.begin(), slow.end(), true);
-    left_out.push_back(detail::rounds_left_out(slow));
+    if (cell.rounds && cell.rounds->device) {
+      cell.rounds->device->throttled_rounds = std::count(throttled.begin(), throttled.end(), true);
+    }
+    left_out.push_back(detail::rounds_left_out(slow_or_throttled(slow, throttled)));
   }
   return left_out;
+}
+
+std::vector<double> kept_values(const std::vector<double>& values, const std::vector<bool>& left_out) {
+  std::vector<double> kept;
+  for (std::size_t round = 0; round < values.size(); ++round) {
+    if (round >= left_out.size() || !left_out[round]) kept.push_back(values[round]);
+  }
+  return kept;
+}
+
+// This cell's joules per step over its reference's, by rounds as the speedup is (paired when the
+// two were interleaved); absent unless both measured energy.
+std::optional<Ratio> energy_ratio(const CellResult& reference, const CellResult& cell,
+                                  const std::vector<bool>& left_out, const std::vector<bool>& reference_left_out) {
+  if (!cell.energy || !reference.energy) return std::nullopt;
+  const auto values = joules_per_step_by_round(cell);
+  const auto reference_values = joules_per_step_by_round(reference);
+  if (interleaved_with(cell, reference)) {
+    return paired_round_ratio(kept_values(values, left_out), kept_values(reference_values, left_out),
+                              kept_rounds(*cell.rounds, left_out).round_replicate);
+  }
+  return compare_rounds(kept_values(reference_values, reference_left_out), kept_values(values, left_out),
+                        kept_rounds(*reference.rounds, reference_left_out).round_replicate,
+                        kept_rounds(*cell.rounds, left_out).round_replicate)
+      .ratio;
 }
 
 const std::vector<bool>& left_out_of(const Report& report, const std::vector<std::vector<bool>>& left_out,
@@ -112,6 +153,15 @@ void derive_step_figures(CellResult& cell) {
   if (cell.data_parallel && !cell.data_parallel->allreduce_times_s.empty()) {
     cell.data_parallel->allreduce_time_s = summarize(cell.data_parallel->allreduce_times_s);
   }
+  if (cell.energy && cell.rounds) {
+    auto& energy = *cell.energy;
+    energy.joules_per_step = summarize_rounds(joules_per_step_by_round(cell), cell.rounds->round_replicate);
+    double joules = 0.0;
+    double seconds = 0.0;
+    for (const double value : energy.round_joules) joules += value;
+    for (const double value : energy.round_window_s) seconds += value;
+    energy.average_power_w = seconds > 0.0 ? joules / seconds : 0.0;
+  }
 }
 
 const CellResult* sibling_cell(const Report& report, const CellResult& cell, const std::string& mode) {
@@ -128,11 +178,26 @@ const CellResult* reference_cell(const Report& report, const CellResult& cell) {
 }
 
 std::vector<bool> rounds_left_out_of_usual_state(const Report& report, const CellResult& cell) {
-  return detail::rounds_left_out(detail::slow_machine_rounds(report, cell));
+  return detail::rounds_left_out(
+      slow_or_throttled(detail::slow_machine_rounds(report, cell), detail::throttled_rounds(cell)));
+}
+
+std::vector<double> joules_per_step_by_round(const CellResult& cell) {
+  if (!cell.energy || !cell.rounds) return {};
+  std::vector<double> steps(cell.energy->round_joules.size(), 0.0);
+  for (const auto round : cell.rounds->step_round) {
+    if (round >= 0 && static_cast<std::size_t>(round) < steps.size()) steps[static_cast<std::size_t>(round)] += 1.0;
+  }
+  std::vector<double> per_step;
+  per_step.reserve(steps.size());
+  for (std::size_t round = 0; round < steps.size(); ++round) {
+    per_step.push_back(cell.energy->round_joules[round] / std::max(1.0, steps[round]));
+  }
+  return per_step;
 }
 
 void relate_to_fp32(Report& report) {
-  const auto left_out = mark_slow_machine_rounds(report);
+  const auto left_out = mark_rounds_left_out(report);
   relate_to_one_rank(report, left_out);
   for (auto& cell : report.cells) {
     if (cell.status != CellStatus::kOk) continue;
@@ -144,6 +209,8 @@ void relate_to_fp32(Report& report) {
                                 static_cast<double>(std::max<std::int64_t>(1, reference->memory.peak_tensor_bytes));
     cell.memory_ratio_vs_fp32 = Ratio{memory_ratio, memory_ratio, memory_ratio};
     cell.divergence = divergence(*reference, cell);
+    cell.energy_ratio_vs_fp32 =
+        energy_ratio(*reference, cell, left_out_of(report, left_out, cell), left_out_of(report, left_out, *reference));
   }
 }
 

@@ -100,6 +100,10 @@ void require_step_figures(const CellResult& stored, const CellResult& derived, c
     require_equal(stored.data_parallel->allreduce_time_s, derived.data_parallel->allreduce_time_s,
                   path + ".data_parallel.allreduce_time_s");
   }
+  if (stored.energy) {
+    require_equal(stored.energy->joules_per_step, derived.energy->joules_per_step, path + ".energy.joules_per_step");
+    require_equal(stored.energy->average_power_w, derived.energy->average_power_w, path + ".energy.average_power_w");
+  }
 }
 
 // The share of the machine's measured GEMM peak (roofline.h) follows from the cell's rate and the
@@ -131,7 +135,12 @@ void require_relations(const CellResult& stored, const CellResult& derived, cons
     require_equal(stored.rounds->slow_machine_rounds, derived.rounds->slow_machine_rounds,
                   path + ".rounds.slow_machine_rounds");
   }
+  if (stored.rounds && stored.rounds->device) {
+    require_equal(stored.rounds->device->throttled_rounds, derived.rounds->device->throttled_rounds,
+                  path + ".rounds.device.throttled_rounds");
+  }
   require_equal(stored.speedup_vs_fp32, derived.speedup_vs_fp32, path + ".speedup_vs_fp32");
+  require_equal(stored.energy_ratio_vs_fp32, derived.energy_ratio_vs_fp32, path + ".energy_ratio_vs_fp32");
   require_equal(stored.memory_ratio_vs_fp32, derived.memory_ratio_vs_fp32, path + ".memory_ratio_vs_fp32");
   if (stored.divergence) {
     if (!derived.divergence) {
@@ -155,6 +164,7 @@ void require_derived_figures_match(const Report& report) {
     // Relations come only from relate_to_fp32, never from the file.
     cell.speedup_vs_fp32.reset();
     cell.memory_ratio_vs_fp32.reset();
+    cell.energy_ratio_vs_fp32.reset();
     cell.divergence.reset();
     if (cell.data_parallel) cell.data_parallel->scaling_efficiency.reset();
   }

@@ -23,11 +23,13 @@ enum class Figure {
   kSpeedup,           // FP32's step time over this mode's, paired in the same rounds
   kPeakTensorBytes,   // one value per run: deterministic for a workload and mode
   kDivergenceRatio,   // the numerics pass's final difference from FP32 over FP32's noise floor
+  kEnergyPerStep,     // joules per timed step, over the rounds the step time keeps (where energy was measured)
 };
-inline constexpr std::array<Figure, 5> kFigures{Figure::kStepTimePerProbe, Figure::kStepTime, Figure::kSpeedup,
-                                                Figure::kPeakTensorBytes, Figure::kDivergenceRatio};
-// "step_time_per_probe", "step_time_s", "speedup", "peak_tensor_bytes", "divergence_ratio": the
-// names in the database, the JSON output and --figure.
+inline constexpr std::array<Figure, 6> kFigures{Figure::kStepTimePerProbe, Figure::kStepTime,
+                                                Figure::kSpeedup,          Figure::kPeakTensorBytes,
+                                                Figure::kDivergenceRatio,  Figure::kEnergyPerStep};
+// "step_time_per_probe", "step_time_s", "speedup", "peak_tensor_bytes", "divergence_ratio",
+// "energy_per_step_j": the names in the database, the JSON output and --figure.
 [[nodiscard]] std::string_view to_string(Figure figure);
 [[nodiscard]] std::optional<Figure> figure_named(std::string_view name);
 

@@ -16,6 +16,7 @@ namespace ampbench::reports {
 struct CheckOptions {
   double max_slowdown = 0.05;       // relative change of the median step time
   double max_memory_growth = 0.05;  // relative change of peak tensor bytes
+  double max_energy_growth = 0.05;  // relative change of joules per timed step, where both measured it
   // Largest acceptable |window mean relative loss difference| from FP32 in the current report;
   // unset: a cell regresses when its divergence verdict got worse than the baseline's.
   std::optional<double> max_divergence;
@@ -39,8 +40,13 @@ struct CheckOptions {
 //   make the test's noise that of a rerun (a process's own speed included), not of one process;
 // - step time, for older reports without rounds: the U test on the steps, as above (it cannot tell
 //   machine drift from a code change, and says so);
+// - step time is not judged when either run's rounds of the cell ran mostly throttled (more than
+//   half, DeviceRounds): "inconclusive", naming what throttled them;
 // - memory regresses when peak tensor bytes grew by more than max_memory_growth (one value per
 //   cell, deterministic for a given workload and mode, so no test);
+// - energy, where both cells measured it: joules per step by rounds (Welch's t on logs) regresses
+//   when p < alpha and it grew by more than max_energy_growth; grown beyond it without
+//   significance, "inconclusive";
 // - divergence regresses when an AMP loss became non-finite, or, with max_divergence, when the
 //   current cell's divergence test has p < alpha and |window mean rel. diff| > max_divergence,
 //   or, without it, when the verdict became "diverged" (or the loss non-finite) where the baseline's

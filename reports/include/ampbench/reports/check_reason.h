@@ -70,6 +70,22 @@ struct MemoryReason {
   double threshold = 0.0;
 };
 
+// Joules per timed step grew beyond the threshold, significantly (Welch's t on the rounds' logs).
+struct EnergyReason {
+  RoundComparison change;  // current over baseline
+  double threshold = 0.0;
+  double alpha = 0.0;
+};
+
+// Most of a cell's rounds ran throttled in one of the runs (a GPU's clocks held down, device_state.h):
+// its step time is the throttled GPU's, so it is not judged.
+struct ThrottledReason {
+  bool in_baseline = false;  // else in the current run
+  std::int64_t throttled_rounds = 0;
+  std::int64_t rounds = 0;
+  std::vector<std::string> causes;  // the reasons the rule saw, most frequent first
+};
+
 // The current cell's divergence from FP32 got worse than the baseline's, or beyond --max-divergence
 // (`tolerance`); a non-finite loss carries only the verdicts.
 struct DivergenceReason {
@@ -103,8 +119,8 @@ struct MissingReason {
 };
 
 using CheckReason =
-    std::variant<StepTimeReason, TooFewSamplesReason, ProbesDifferReason, MemoryReason, DivergenceReason,
-                 NonFiniteGradNormReason, NotComparableReason, RerunReason, MissingReason>;
+    std::variant<StepTimeReason, TooFewSamplesReason, ProbesDifferReason, MemoryReason, EnergyReason, ThrottledReason,
+                 DivergenceReason, NonFiniteGradNormReason, NotComparableReason, RerunReason, MissingReason>;
 
 // The reason in words, as the terminal, Markdown, HTML and JSON renderings of check and compare
 // show it.
@@ -112,7 +128,7 @@ using CheckReason =
 // A stable name of the reason's kind: "step_time_regressed", "step_time_faster",
 // "step_time_not_significant", "step_time_unresolved", "step_time_raw_changed_less",
 // "step_time_machine_change", "step_time_host_state", "too_few_samples", "probes_differ", "memory",
-// "divergence", "non_finite_grad_norm", "not_comparable", "rerun", "missing".
+// "energy", "throttled", "divergence", "non_finite_grad_norm", "not_comparable", "rerun", "missing".
 [[nodiscard]] const char* reason_id(const CheckReason& reason);
 // Each of them in words, in their order.
 [[nodiscard]] std::vector<std::string> describe_reasons(const std::vector<CheckReason>& reasons);

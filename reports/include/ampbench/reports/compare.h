@@ -30,6 +30,13 @@ struct CellKey {
 };
 [[nodiscard]] CellKey key_of(const CellResult& cell);
 
+// A cell's throttled rounds out of its rounds, and what throttled them (the most frequent first).
+struct ThrottledRounds {
+  std::int64_t throttled = 0;
+  std::int64_t rounds = 0;
+  std::vector<std::string> causes;
+};
+
 struct CellComparison {
   CellKey key;
   // Both cells ran and have step-time samples; otherwise `note` says why and the figures are unset.
@@ -56,6 +63,12 @@ struct CellComparison {
   std::int64_t base_peak_bytes = 0;
   std::int64_t current_peak_bytes = 0;
   std::optional<double> memory_ratio;  // current / base peak tensor bytes; absent when base is 0
+  // Current over baseline joules per timed step, over each run's rounds in the usual state (as its
+  // speedups leave out slow and throttled rounds), Welch's t on logs; absent unless both measured it.
+  std::optional<RoundComparison> energy;
+  // Each side's throttled rounds (a GPU's, DeviceRounds); absent without the GPU's state.
+  std::optional<ThrottledRounds> base_throttled;
+  std::optional<ThrottledRounds> current_throttled;
   // The first step of the current cell whose gradient norm was not finite although the GradScaler
   // (if any) did not skip it: the optimizer stepped on inf/NaN gradients.
   std::optional<std::int64_t> current_nonfinite_grad_norm_step;

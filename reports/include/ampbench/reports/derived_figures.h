@@ -18,7 +18,8 @@ inline constexpr double kSlowMachineFactor = 1.3;
 // From cell.step_times_s and its rounds' step_round: the median of each round, the step-time
 // summary, the rates per second (from the per-step counts already in cell.throughput), the
 // estimate over rounds (or over replicates when the rounds came from several worker processes),
-// and a data-parallel cell's all-reduce summary.
+// a data-parallel cell's all-reduce summary, and the joules per step and average power of a cell
+// that measured energy.
 void derive_step_figures(CellResult& cell);
 
 // The successful cell of `mode` with the same workload, device, preset and ranks as `cell`; null
@@ -34,12 +35,14 @@ void derive_step_figures(CellResult& cell);
 // one-rank cell. First, every cell estimated under the slow-machine rule gets its count of slow
 // rounds (Rounds::slow_machine_rounds): those whose probe took more than slow_machine_factor times
 // the run's usual probe time, the 10th percentile over the rounds of every such cell with the same
-// device, probe and ranks. A speedup leaves the slow rounds out while two or more rounds remain.
+// device, probe and ranks; and every GPU cell its throttled rounds (DeviceRounds::throttled_rounds).
+// A speedup leaves the slow and throttled rounds out while two or more rounds remain. Cells that
+// measured energy get their joules per step over the reference's, under the same rule.
 void relate_to_fp32(Report& report);
 
 // Per round of `cell`: whether its figures over the machine's usual state leave the round out (the
-// speedup's rule above: slower than slow_machine_factor times the usual probe, unless fewer than two
-// rounds would remain). Empty when none is left out.
+// speedup's rule above: slower than slow_machine_factor times the usual probe, or throttled by the
+// GPU's rule (device_state.h), unless fewer than two rounds would remain). Empty when none is left out.
 [[nodiscard]] std::vector<bool> rounds_left_out_of_usual_state(const Report& report, const CellResult& cell);
 
 // A cell's rounds without those marked in `left_out` (which may be empty: none left out): per round
@@ -55,5 +58,9 @@ struct RoundSamples {
 // Throws ReportError naming the first stored figure ("cells[2].rounds.step_time_s[4]: ...") that
 // differs from what the report's samples give. Figures a report leaves out are not required.
 void require_derived_figures_match(const Report& report);
+
+// Per round of a cell that measured energy: its joules over its timed steps in that round. Empty
+// without energy.
+[[nodiscard]] std::vector<double> joules_per_step_by_round(const CellResult& cell);
 
 }  // namespace ampbench::reports

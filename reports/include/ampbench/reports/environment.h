@@ -9,6 +9,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "ampbench/reports/device_state.h"
 #include "ampbench/reports/measurement_status.h"
 #include "ampbench/reports/ratio.h"
 
@@ -24,6 +25,8 @@ struct DeviceInfo {
   std::int64_t total_memory_bytes = 0;
   int multiprocessors = 0;   // SMs on GPUs, logical cores on the CPU
   std::string compute_mode;  // GPUs: "Default", "Exclusive Process", "Prohibited"; empty for the CPU or unknown
+  std::optional<GpuClockRecord> clocks =
+      std::nullopt;  // GPUs, from NVML; absent where it could not be loaded and in older reports
 };
 
 // A dtype's at::mm speed over float32's on the same device, in rounds interleaved with the other
@@ -89,6 +92,9 @@ struct Environment {
   // real GPU, written by a run on a GPU (which knows its own version); empty otherwise and in older
   // reports, which then render without a note.
   std::string gpu_verification;
+  // What measured the cells' energy on the run's device, or why nothing could; absent in older
+  // reports and in `ampbench env`.
+  std::optional<EnergyMeterRecord> energy_meter;
 };
 
 void to_json(nlohmann::json& out, const DeviceInfo& device);

@@ -16,7 +16,7 @@
 namespace ampbench::reports {
 
 // How a series' values read: seconds (shown in ms), bytes (shown in MiB) or a plain number.
-enum class SeriesUnit { kSeconds, kBytes, kPlain };
+enum class SeriesUnit { kSeconds, kBytes, kJoules, kPlain };
 
 struct HistoryRun {
   std::int64_t run = 0;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ampbench/reports/cell_status.h"
+#include "ampbench/reports/device_state.h"
 #include "ampbench/reports/divergence_verdict.h"
 #include "ampbench/reports/environment.h"
 #include "ampbench/reports/grad_compression.h"
@@ -252,6 +253,20 @@ struct RoundEstimate {
   double relative_ci_half_width = 0.0;  // (ci_high - ci_low) / 2 / value
 };
 
+// The energy a cell's timed steps took, from a cumulative counter read before and after its timed
+// steps in each round (on a GPU once the device finished them). Joules are the whole device's, or
+// on a CPU the whole package's and its memory's: what else ran then is counted too.
+struct Energy {
+  std::string meter;                   // "NVML total energy counter", "RAPL package-0 + dram"
+  double counter_update_s = 0.0;       // how often the counter moves at most: a window shorter reads coarsely
+  std::vector<double> round_joules;    // per round: this cell's timed steps in it
+  std::vector<double> round_window_s;  // per round: the time those joules were read over
+  // Derived: per round its joules over its timed steps, estimated over rounds (or replicates) as the
+  // step time is, and every round's joules over every round's window.
+  RoundEstimate joules_per_step;
+  double average_power_w = 0.0;
+};
+
 // How a cell was timed: the modes of one workload take turns in blocks of steps (each block's first
 // steps untimed, the order rotating and reversing every cycle), one block of each mode and of the
 // machine probe per round; every round has steps of every mode. The rounds
@@ -282,6 +297,9 @@ struct Rounds {
   std::optional<double> slow_machine_factor;
   // Derived (relate_to_fp32): how many of this cell's rounds the rule finds slow.
   std::int64_t slow_machine_rounds = 0;
+  // A GPU's state in each round and the throttle rule (device_state.h); absent on a CPU, where NVML
+  // could not be loaded, and in older reports.
+  std::optional<DeviceRounds> device;
   // The geometric mean of step_time_s with its interval: over replicates when there are two or
   // more (stats.h replicate_means), else over rounds.
   RoundEstimate step_time;
@@ -381,6 +399,10 @@ struct CellResult {
   std::optional<TimeBreakdown> breakdown;     // absent in later replicates, failed cells, older reports
   std::optional<DataParallel> data_parallel;  // cells of more than one rank
   std::optional<PageFaults> page_faults;      // absent in older reports; most of any rank per step on several
+  // Absent where the run's energy meter was unavailable (Environment::energy_meter says why) and
+  // in older reports; the ratio is this cell's joules per step over its reference's.
+  std::optional<Energy> energy;
+  std::optional<Ratio> energy_ratio_vs_fp32;
 };
 
 // A worker that died of a signal of its own (a crash, an out-of-memory kill) while timing a

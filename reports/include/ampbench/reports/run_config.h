@@ -15,6 +15,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "ampbench/reports/allocator_policy.h"
+#include "ampbench/reports/device_state.h"
 #include "ampbench/reports/grad_compression.h"
 #include "ampbench/reports/graph_execution.h"
 
@@ -64,6 +65,9 @@ struct RunConfig {
   // The malloc every worker process runs under (docs/running.md): glibc-fixed by default,
   // the policy whose step times did not depend on what shared the process (docs/performance.md).
   AllocatorPolicy allocator = AllocatorPolicy::kGlibcFixed;
+  // A GPU round whose lowest SM clock fell below this percentage of the chip's maximum is throttled
+  // and left out of the speedups (device_state.h).
+  double throttle_threshold_percent = kDefaultThrottleThresholdPercent;
 };
 
 // Upper bounds that keep a typo from costing hours or gigabytes (docs/failures.md).
